@@ -1,0 +1,74 @@
+#ifndef MOREAU_BODIES_H
+#define MOREAU_BODIES_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+#include "moreau/error.h"
+#include "moreau/types.h"
+
+/* One body as a plain value: what input readers and generators produce and
+ * what moreau_bodies_get returns. In 2D, z components are zero and only w[2]
+ * (the spin about z) is used; q is a unit quaternion (w, x, y, z) in both. */
+typedef struct {
+  moreau_gid gid;
+  double x[3], v[3], w[3], q[4];
+  double radius;
+  double inv_mass, inv_inertia; /* 0 for fixed bodies */
+  int32_t material;
+  int32_t fixed; /* 1: velocity held at its initial value, infinite mass */
+} moreau_body;
+
+/* Structure-of-arrays body storage: owned bodies in [0, n_owned), ghosts (copies
+ * of bodies owned by other ranks) in [n_owned, n_owned + n_ghost). Vectors have a
+ * stride of 3 (x[3*i+k]) whatever the dimension so that 2D and 3D kernels share
+ * the layout; quaternions a stride of 4. All arrays are owned by the object. */
+typedef struct {
+  MPI_Comm comm; /* not owned */
+  int dim;
+  moreau_lid n_owned, n_ghost, capacity;
+  moreau_gid *gid;
+  double *x, *v, *w, *q;
+  double *radius, *inv_mass, *inv_inertia;
+  int32_t *material, *fixed;
+} moreau_bodies;
+
+/* Number of doubles in one packed body record (moreau_bodies_pack). */
+#define MOREAU_BODY_RECORD 19
+
+/* Not collective. comm is stored, not duplicated; dim is 2 or 3. */
+moreau_err moreau_bodies_create(MPI_Comm comm, int dim, moreau_bodies **bodies);
+moreau_err moreau_bodies_destroy(moreau_bodies **bodies);
+moreau_err moreau_bodies_reserve(moreau_bodies *b, moreau_lid capacity);
+
+static inline moreau_lid moreau_bodies_n_local(const moreau_bodies *b) { return b->n_owned + b->n_ghost; }
+
+/* Appends an owned body; drops the ghosts first (they are rebuilt after
+ * ownership changes). */
+moreau_err moreau_bodies_push_owned(moreau_bodies *b, const moreau_body *body);
+/* Appends a ghost after the owned bodies and existing ghosts. */
+moreau_err moreau_bodies_push_ghost(moreau_bodies *b, const moreau_body *body);
+void moreau_bodies_clear_ghosts(moreau_bodies *b);
+void moreau_bodies_get(const moreau_bodies *b, moreau_lid i, moreau_body *body);
+void moreau_bodies_set(moreau_bodies *b, moreau_lid i, const moreau_body *body);
+
+/* Keeps the owned bodies with keep[i] != 0, in their order, and drops all
+ * ghosts. */
+moreau_err moreau_bodies_compact_owned(moreau_bodies *b, const char *keep);
+/* Sorts the owned bodies by global id and drops the ghosts, so that the
+ * local order does not depend on the order in which bodies arrived. */
+moreau_err moreau_bodies_sort_owned(moreau_bodies *b);
+
+/* Flat records of MOREAU_BODY_RECORD doubles, for messages and files. */
+void moreau_body_pack(const moreau_body *body, double *rec);
+void moreau_body_unpack(const double *rec, moreau_body *body);
+
+/* Collective: global number of owned bodies, and the sum of their global ids
+ * (to check that migration neither loses nor duplicates bodies). */
+moreau_err moreau_bodies_global_count(const moreau_bodies *b, int64_t *count, int64_t *gid_sum);
+
+/* Fills the derived fields of a body of uniform density rho: mass, inertia
+ * (disk in 2D: m r^2 / 2, sphere in 3D: 2 m r^2 / 5), unit quaternion. */
+void moreau_body_set_mass(moreau_body *body, int dim, double density);
+
+#endif

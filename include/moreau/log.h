@@ -1,0 +1,25 @@
+#ifndef MOREAU_LOG_H
+#define MOREAU_LOG_H
+
+/* PETSc log events of every module, so that -log_view shows where the time
+ * goes. Registered once by moreau_log_register (after PetscInitialize); begin
+ * and end are no-ops before that, so library code runs without PETSc too. */
+typedef enum {
+  MOREAU_EV_STEP,
+  MOREAU_EV_DETECT,
+  MOREAU_EV_NLGS_SWEEP,
+  MOREAU_EV_NLGS_CONVERGENCE,
+  MOREAU_EV_EXCHANGE,
+  MOREAU_EV_MIGRATE,
+  MOREAU_EV_PARTITION,
+  MOREAU_EV_IO_READ,
+  MOREAU_EV_IO_WRITE,
+  MOREAU_EV_ANALYSIS,
+  MOREAU_EV_COUNT
+} moreau_log_event;
+
+void moreau_log_register(void);
+void moreau_log_begin(moreau_log_event ev);
+void moreau_log_end(moreau_log_event ev);
+
+#endif

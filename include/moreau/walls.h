@@ -1,0 +1,35 @@
+#ifndef MOREAU_WALLS_H
+#define MOREAU_WALLS_H
+
+#include <stdint.h>
+
+#include "moreau/error.h"
+
+/* Plane walls (lines in 2D): each has a point, a unit inward normal (pointing
+ * into the region the bodies live in) and one of three modes. */
+typedef enum {
+  MOREAU_WALL_FIXED,    /* never moves */
+  MOREAU_WALL_VELOCITY, /* moves at an imposed velocity */
+  MOREAU_WALL_FORCE     /* imposed force along -normal (pushing inward), a
+                           mass, and a normal velocity that is an unknown of the
+                           contact problem; its tangential velocity is imposed */
+} moreau_wall_mode;
+
+typedef struct {
+  int n, capacity;
+  double *point, *normal, *velocity; /* stride 3 */
+  double *mass;                      /* MOREAU_WALL_FORCE only */
+  double *drive;                     /* force magnitude pushing the wall inward */
+  double *reaction;                  /* stride 3: force the bodies exert on the wall, last step */
+  int32_t *material;
+  moreau_wall_mode *mode;
+} moreau_walls;
+
+moreau_err moreau_walls_create(moreau_walls **walls);
+moreau_err moreau_walls_destroy(moreau_walls **walls);
+/* Adds a wall; the normal is normalised. Returns its index in *idx (may be
+ * NULL). For MOREAU_WALL_FORCE, mass must be > 0. */
+moreau_err moreau_walls_add(moreau_walls *w, const double point[3], const double normal[3], moreau_wall_mode mode,
+                            const double velocity[3], double mass, double drive, int32_t material, int *idx);
+
+#endif
