@@ -13,6 +13,7 @@
 typedef struct {
   moreau_gid gid;
   double x[3], v[3], w[3], q[4];
+  double f_ext[3], t_ext[3];    /* constant external force and torque (besides gravity) */
   double radius;
   double inv_mass, inv_inertia; /* 0 for fixed bodies */
   int32_t material;
@@ -29,12 +30,13 @@ typedef struct {
   moreau_lid n_owned, n_ghost, capacity;
   moreau_gid *gid;
   double *x, *v, *w, *q;
+  double *f_ext, *t_ext;
   double *radius, *inv_mass, *inv_inertia;
   int32_t *material, *fixed;
 } moreau_bodies;
 
 /* Number of doubles in one packed body record (moreau_bodies_pack). */
-#define MOREAU_BODY_RECORD 19
+#define MOREAU_BODY_RECORD 25
 
 /* Not collective. comm is stored, not duplicated; dim is 2 or 3. */
 moreau_err moreau_bodies_create(MPI_Comm comm, int dim, moreau_bodies **bodies);

@@ -1,0 +1,25 @@
+#ifndef MOREAU_DETECT_H
+#define MOREAU_DETECT_H
+
+#include "moreau/bodies.h"
+#include "moreau/contacts.h"
+#include "moreau/error.h"
+#include "moreau/walls.h"
+
+/* Contact detection: a linked-cell broad phase over the local bodies (owned
+ * and ghosts) that costs O(N), then disk-disk / sphere-sphere and body-wall
+ * narrow phases. A pair is a potential contact when its gap is below the alert
+ * distance. Work arrays are kept between calls. */
+typedef struct moreau_detector moreau_detector;
+
+moreau_err moreau_detector_create(moreau_detector **d);
+moreau_err moreau_detector_destroy(moreau_detector **d);
+
+/* Not collective. Clears c and fills it with the contacts this rank owns:
+ * owned body a with local body b of larger global id, and owned body a with
+ * every wall, whose gap is below alert. Frames, contact vectors and gaps are
+ * set; forces are zero. The list is sorted by key. */
+moreau_err moreau_detect(moreau_detector *d, const moreau_bodies *b, const moreau_walls *w, double alert,
+                         moreau_contacts *c);
+
+#endif

@@ -1,0 +1,71 @@
+#ifndef MOREAU_NLGS_H
+#define MOREAU_NLGS_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#include "moreau/bodies.h"
+#include "moreau/contacts.h"
+#include "moreau/error.h"
+#include "moreau/materials.h"
+#include "moreau/options.h"
+#include "moreau/part.h"
+#include "moreau/walls.h"
+
+/* Nonlinear Gauss-Seidel over the contacts (seed 000 section 5): each sweep
+ * visits the contacts in a fresh random order, solves the local
+ * Signorini-Coulomb problem of each in closed form and applies the impulse
+ * change to both bodies' velocities at once, so no global matrix is built. */
+typedef struct moreau_nlgs moreau_nlgs;
+
+typedef enum {
+  MOREAU_NLGS_NORM_MEAN, /* sum |dP| / sum |P|: the force-weighted mean of eq 41's ratios */
+  MOREAU_NLGS_NORM_QUAD, /* sqrt(sum |dP|^2 / sum |P|^2): quadratic mean */
+  MOREAU_NLGS_NORM_MAX   /* max over contacts of |dP| / |P|: eq 41 as written */
+} moreau_nlgs_norm;
+
+typedef struct {
+  int iterations;  /* sweeps done */
+  double residual; /* last convergence measure */
+  int converged;
+  double seconds;
+} moreau_nlgs_result;
+
+/* What one solve works on. Body velocities on entry are the free velocities
+ * U- + dt M^-1 F_ext; u_minus holds, per contact, the relative velocity
+ * (n, t, s) at the start of the step (for restitution). On return the body
+ * velocities are U+ and contacts->force the converged average forces. */
+typedef struct {
+  moreau_bodies *bodies;
+  moreau_walls *walls;
+  const moreau_materials *materials;
+  moreau_contacts *contacts;
+  const double *u_minus;
+  moreau_part *part; /* NULL on one rank */
+  double dt;
+} moreau_nlgs_problem;
+
+/* Not collective. comm is stored (the convergence test is a reduction over it). */
+moreau_err moreau_nlgs_create(MPI_Comm comm, moreau_nlgs **nlgs);
+moreau_err moreau_nlgs_destroy(moreau_nlgs **nlgs);
+/* Reads -nlgs_tol, -nlgs_norm, -nlgs_min_it, -nlgs_max_it, -nlgs_check_every, -seed. */
+moreau_err moreau_nlgs_set_from_options(moreau_nlgs *nlgs);
+void moreau_nlgs_set_tolerance(moreau_nlgs *nlgs, double tol, moreau_nlgs_norm norm);
+void moreau_nlgs_set_iterations(moreau_nlgs *nlgs, int min_it, int max_it);
+void moreau_nlgs_set_check_every(moreau_nlgs *nlgs, int k);
+/* Reseeds the sweep-order generator of this rank from (seed, rank). */
+void moreau_nlgs_set_seed(moreau_nlgs *nlgs, uint64_t seed);
+/* Whether to keep the incoming contact forces as the initial guess (warm
+ * start, the default) or start from zero. */
+void moreau_nlgs_set_warm_start(moreau_nlgs *nlgs, int warm);
+
+/* Collective. Solves the contact problem of one time step. Not converging
+ * within max_it sweeps is not an error: result->converged says so. */
+moreau_err moreau_nlgs_solve(moreau_nlgs *nlgs, const moreau_nlgs_problem *prob, moreau_nlgs_result *result);
+
+/* Total contact updates (one local solve each) on this rank since creation. */
+int64_t moreau_nlgs_updates(const moreau_nlgs *nlgs);
+
+extern const moreau_option_spec moreau_nlgs_options[];
+
+#endif

@@ -43,9 +43,9 @@ moreau_err moreau_option_enum(const char *name, const char *const *choices, int 
 /* Whether the option was given at all. */
 moreau_err moreau_option_is_set(const char *name, int *set);
 
-/* Collective over PETSC_COMM_WORLD's options: fails with MOREAU_ERR_INPUT
- * naming the first option that is neither registered nor used by PETSc, and
- * the closest valid name. */
+/* Not collective (every rank sees the same options). Fails with
+ * MOREAU_ERR_INPUT naming the first option that nothing has read: an unknown
+ * one (with the closest valid name) or a known one this run does not use. */
 moreau_err moreau_options_check_unknown(void);
 
 #endif

@@ -34,14 +34,20 @@ typedef struct {
   double dt, time;
   int64_t step;
   double gravity[3];
-  double *ext_force; /* stride 3, per local body, constant external force; may be NULL */
+  double alert;       /* alert distance of detection; <= 0 before setup means auto */
+  double rmax;        /* global largest body radius, set by setup */
+  double *u_minus;    /* per contact: relative velocity (n, t, s) at the start of the step */
+  moreau_lid u_minus_cap;
+  /* Where the bodies came from, for messages about them (a body's global id
+   * is its data row in an input file, counted from 0); "" for generated. */
+  char input_name[4096];
 
   /* Statistics of the last step */
   moreau_nlgs_result solve;
   int64_t n_contacts_global;
   double max_overlap; /* largest overlap among contacts (global), >= 0 */
   double detect_seconds, solve_seconds;
-  int warm_matched;
+  moreau_lid warm_matched;
 } moreau_sim;
 
 /* Not collective. Creates an empty 2D or 3D scene with default parameters
@@ -57,11 +63,9 @@ moreau_err moreau_sim_set_from_options(moreau_sim *sim);
  * input error naming both global ids). */
 moreau_err moreau_sim_setup(moreau_sim *sim, double overlap_tol);
 
-/* Collective. Advances one time step dt. */
+/* Collective. Advances one time step dt. Afterwards walls->reaction holds the
+ * force the bodies exerted on each wall during the step (summed over ranks). */
 moreau_err moreau_sim_step(moreau_sim *sim);
-
-/* Collective: sums over ranks of the contact forces each wall received in the
- * last step (reaction, stride 3), stored in sim->walls->reaction. */
 
 extern const moreau_option_spec moreau_sim_options[];
 

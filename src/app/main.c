@@ -1,8 +1,3 @@
-#include <mpi.h>
+#include "moreau/app.h"
 
-int main(int argc, char **argv)
-{
-  MPI_Init(&argc, &argv);
-  MPI_Finalize();
-  return 0;
-}
+int main(int argc, char **argv) { return moreau_app_main(argc, argv); }

@@ -24,6 +24,8 @@ moreau_err moreau_bodies_destroy(moreau_bodies **bodies)
   moreau_free(&b->v);
   moreau_free(&b->w);
   moreau_free(&b->q);
+  moreau_free(&b->f_ext);
+  moreau_free(&b->t_ext);
   moreau_free(&b->radius);
   moreau_free(&b->inv_mass);
   moreau_free(&b->inv_inertia);
@@ -45,6 +47,8 @@ moreau_err moreau_bodies_reserve(moreau_bodies *b, moreau_lid capacity)
   MOREAU_CALL(moreau_realloc(3 * n * sizeof(double), &b->v));
   MOREAU_CALL(moreau_realloc(3 * n * sizeof(double), &b->w));
   MOREAU_CALL(moreau_realloc(4 * n * sizeof(double), &b->q));
+  MOREAU_CALL(moreau_realloc(3 * n * sizeof(double), &b->f_ext));
+  MOREAU_CALL(moreau_realloc(3 * n * sizeof(double), &b->t_ext));
   MOREAU_CALL(moreau_realloc(n * sizeof(double), &b->radius));
   MOREAU_CALL(moreau_realloc(n * sizeof(double), &b->inv_mass));
   MOREAU_CALL(moreau_realloc(n * sizeof(double), &b->inv_inertia));
@@ -61,6 +65,8 @@ void moreau_bodies_set(moreau_bodies *b, moreau_lid i, const moreau_body *body)
   memcpy(&b->v[3 * i], body->v, 3 * sizeof(double));
   memcpy(&b->w[3 * i], body->w, 3 * sizeof(double));
   memcpy(&b->q[4 * i], body->q, 4 * sizeof(double));
+  memcpy(&b->f_ext[3 * i], body->f_ext, 3 * sizeof(double));
+  memcpy(&b->t_ext[3 * i], body->t_ext, 3 * sizeof(double));
   b->radius[i] = body->radius;
   b->inv_mass[i] = body->inv_mass;
   b->inv_inertia[i] = body->inv_inertia;
@@ -75,6 +81,8 @@ void moreau_bodies_get(const moreau_bodies *b, moreau_lid i, moreau_body *body)
   memcpy(body->v, &b->v[3 * i], 3 * sizeof(double));
   memcpy(body->w, &b->w[3 * i], 3 * sizeof(double));
   memcpy(body->q, &b->q[4 * i], 4 * sizeof(double));
+  memcpy(body->f_ext, &b->f_ext[3 * i], 3 * sizeof(double));
+  memcpy(body->t_ext, &b->t_ext[3 * i], 3 * sizeof(double));
   body->radius = b->radius[i];
   body->inv_mass = b->inv_mass[i];
   body->inv_inertia = b->inv_inertia[i];
@@ -159,6 +167,8 @@ void moreau_body_pack(const moreau_body *body, double *rec)
   for (int d = 0; d < 3; d++) rec[k++] = body->v[d];
   for (int d = 0; d < 3; d++) rec[k++] = body->w[d];
   for (int d = 0; d < 4; d++) rec[k++] = body->q[d];
+  for (int d = 0; d < 3; d++) rec[k++] = body->f_ext[d];
+  for (int d = 0; d < 3; d++) rec[k++] = body->t_ext[d];
   rec[k++] = body->radius;
   rec[k++] = body->inv_mass;
   rec[k++] = body->inv_inertia;
@@ -174,6 +184,8 @@ void moreau_body_unpack(const double *rec, moreau_body *body)
   for (int d = 0; d < 3; d++) body->v[d] = rec[k++];
   for (int d = 0; d < 3; d++) body->w[d] = rec[k++];
   for (int d = 0; d < 4; d++) body->q[d] = rec[k++];
+  for (int d = 0; d < 3; d++) body->f_ext[d] = rec[k++];
+  for (int d = 0; d < 3; d++) body->t_ext[d] = rec[k++];
   body->radius = rec[k++];
   body->inv_mass = rec[k++];
   body->inv_inertia = rec[k++];

@@ -48,11 +48,26 @@ void moreau_options_print_help(FILE *out)
   }
 }
 
+/* A spec name may hold "<i>", standing for a decimal index, so that numbered
+ * families such as -wall<i>_mode are declared once. */
+static int name_matches(const char *spec, const char *name)
+{
+  const char *hole = strstr(spec, "<i>");
+  size_t head;
+  if (!hole) return !strcmp(spec, name);
+  head = (size_t)(hole - spec);
+  if (strncmp(spec, name, head)) return 0;
+  name += head;
+  if (!isdigit((unsigned char)*name)) return 0;
+  while (isdigit((unsigned char)*name)) name++;
+  return !strcmp(hole + 3, name);
+}
+
 const moreau_option_spec *moreau_options_find(const char *name)
 {
   for (int g = 0; g < ngroups; g++)
     for (const moreau_option_spec *s = groups[g].table; s->name; s++)
-      if (!strcmp(s->name, name)) return s;
+      if (name_matches(s->name, name)) return s;
   return NULL;
 }
 
@@ -219,13 +234,18 @@ moreau_err moreau_options_check_unknown(void)
   PetscInt n = 0;
   char **names = NULL, **values = NULL;
   char bad[256] = "";
+  int known = 0;
   if (PetscOptionsLeftGet(NULL, &n, &names, &values)) MOREAU_FAIL(MOREAU_ERR_INTERNAL, "cannot list options");
   for (PetscInt i = 0; i < n && !bad[0]; i++) {
     char name[250];
     snprintf(name, sizeof(name), "%s%s", names[i][0] == '-' ? "" : "-", names[i]);
-    if (!moreau_options_find(name) && !is_petsc_option(name)) snprintf(bad, sizeof(bad), "%s", name);
+    if (is_petsc_option(name)) continue;
+    snprintf(bad, sizeof(bad), "%s", name);
+    known = moreau_options_find(name) != NULL;
   }
   (void)PetscOptionsLeftRestore(NULL, &n, &names, &values);
+  if (bad[0] && known)
+    MOREAU_FAIL(MOREAU_ERR_INPUT, "option %s is given but nothing in this run reads it", bad);
   if (bad[0]) {
     const char *close = moreau_options_closest(bad);
     MOREAU_FAIL(MOREAU_ERR_INPUT, "unknown option %s (did you mean %s? see -help)", bad, close ? close : "-help");

@@ -1,0 +1,55 @@
+#include "moreau/app.h"
+#include "moreau/generate.h"
+#include "moreau/nlgs.h"
+#include "moreau/part.h"
+
+const moreau_option_spec moreau_app_options[] = {
+    {"-dim", "<2|3>", "2", "space dimension of the run"},
+    {"-steps", "<int>", "-1", "stop after this many steps (-1: no limit)"},
+    {"-t_end", "<real>", "1.5", "stop when the simulated time reaches this value"},
+    {"-seed", "<int>", "1", "seed of every random choice (generators, sweep order)"},
+    {"-particles_file", "<file>", "", "read bodies from a .csv or .h5 snapshot file instead of generating them"},
+    {"-overlap_tol", "<real>", "0.01", "largest initial overlap accepted, as a fraction of the smaller radius"},
+    {"-output_dir", "<dir>", "out", "directory of the time series and snapshots"},
+    {"-output_every", "<int>", "20", "steps between rows of timeseries.csv"},
+    {"-snapshot_every", "<int>", "500", "steps between snapshots (0: first and last only)"},
+    {"-status_every", "<int>", "200", "steps between status lines on standard output (0: none)"},
+    {"-error_trace", "<bool>", "false", "print the traceback of input errors too"},
+    {NULL, NULL, NULL, NULL}};
+
+const moreau_option_spec moreau_wall_options[] = {
+    {"-box", "<xlo,ylo[,zlo],xhi,yhi[,zhi]>", "",
+     "fixed walls on every side of this box (default: the generator's box when no wall is given)"},
+    {"-wall<i>_point", "<x,y[,z]>", "", "a point of wall i (walls are numbered from 0 without gaps)"},
+    {"-wall<i>_normal", "<nx,ny[,nz]>", "", "inward normal of wall i"},
+    {"-wall<i>_mode", "<fixed|velocity|force>", "fixed",
+     "wall i is fixed, moves at -wall<i>_velocity, or is pushed inward by -wall<i>_force"},
+    {"-wall<i>_velocity", "<vx,vy[,vz]>", "0,0,0",
+     "velocity of wall i (force mode: its tangential part is imposed, its normal part starts there)"},
+    {"-wall<i>_force", "<real>", "0", "force pushing wall i inward (force mode)"},
+    {"-wall<i>_pressure", "<real>", "0", "pressure on wall i (force mode), times -wall<i>_length"},
+    {"-wall<i>_length", "<real>", "0", "length (2D) or area (3D) the pressure acts on"},
+    {"-wall<i>_mass", "<real>", "1", "mass of wall i (force mode)"},
+    {"-wall<i>_material", "<int>", "0", "material of wall i"},
+    {NULL, NULL, NULL, NULL}};
+
+const moreau_option_spec moreau_material_options[] = {
+    {"-materials", "<int>", "1", "number of materials"},
+    {"-density", "<real>", "1000", "density of every material (mass per area in 2D, per volume in 3D)"},
+    {"-mu", "<real>", "0.4", "Coulomb friction coefficient of every material pair"},
+    {"-e_n", "<real>", "0", "normal restitution of every pair (Moreau's mean velocity)"},
+    {"-e_t", "<real>", "0", "tangential restitution of every pair"},
+    {"-pair_law", "<i,j,mu,e_n,e_t,...>", "", "laws of particular material pairs, five numbers each"},
+    {NULL, NULL, NULL, NULL}};
+
+moreau_err moreau_app_register_options(void)
+{
+  MOREAU_CALL(moreau_options_register("Run", moreau_app_options));
+  MOREAU_CALL(moreau_options_register("Time stepping", moreau_sim_options));
+  MOREAU_CALL(moreau_options_register("Materials", moreau_material_options));
+  MOREAU_CALL(moreau_options_register("Walls", moreau_wall_options));
+  MOREAU_CALL(moreau_options_register("Generator (when no -particles_file)", moreau_generate_options));
+  MOREAU_CALL(moreau_options_register("Contact solver (NLGS)", moreau_nlgs_options));
+  MOREAU_CALL(moreau_options_register("Partitioning (parallel runs)", moreau_part_options));
+  return MOREAU_SUCCESS;
+}

@@ -1,0 +1,90 @@
+/* Seed 000 eqs 36-38: binary frontal collision of two disks with external
+ * forces; u_n+ = -e_n u_n- and f_n = impulsive + static part, to 1e-10. */
+#include <check.h>
+#include <math.h>
+#include <mpi.h>
+#include <stdlib.h>
+
+#include "scene.h"
+
+static void collide(double e_n)
+{
+  moreau_sim *sim;
+  const double r1 = 0.5, r2 = 0.8, rho1 = 2.0, rho2 = 1.3, dt = 1e-3;
+  const double v1 = 1.7, v2 = -0.9, F1 = 3.0, F2 = 1.25; /* F1 >= F2 >= 0 as in the paper */
+  double x1[3] = {0, 0, 0}, x2[3] = {r1 + r2 + 0.5 * dt * (v1 - v2), 0, 0};
+  double va[3] = {v1, 0, 0}, vb[3] = {v2, 0, 0};
+  ck_assert_int_eq(moreau_sim_create(MPI_COMM_SELF, 2, &sim), 0);
+  ck_assert_int_eq(scene_set_law(sim, 0.3, e_n, 0.0), 0);
+  sim->dt = dt;
+  ck_assert_int_eq(scene_add_body(sim, 0, x1, va, r1, rho1, 0), 0);
+  ck_assert_int_eq(scene_add_body(sim, 1, x2, vb, r2, rho2, 0), 0);
+  sim->bodies->f_ext[0] = F1;
+  sim->bodies->f_ext[3] = -F2;
+  moreau_nlgs_set_tolerance(sim->nlgs, 1e-14, MOREAU_NLGS_NORM_MEAN);
+  ck_assert_int_eq(moreau_sim_setup(sim, 0.01), 0);
+  ck_assert_int_eq(moreau_sim_step(sim), 0);
+
+  /* The disks touch exactly at the midpoint of the step (gap 0). */
+  ck_assert_int_eq(sim->contacts->n, 1);
+  ck_assert(fabs(sim->contacts->gap[0]) < 1e-12);
+  double m1 = 1.0 / sim->bodies->inv_mass[0], m2 = 1.0 / sim->bodies->inv_mass[1];
+  double un_minus = v2 - v1, un_plus = sim->bodies->v[3] - sim->bodies->v[0];
+  double fn_expected = -(1.0 / dt) * m1 * m2 / (m1 + m2) * (1.0 + e_n) * un_minus + (m2 * F1 + m1 * F2) / (m1 + m2);
+  ck_assert_msg(fabs(un_plus + e_n * un_minus) < 1e-10 * fabs(un_minus), "e_n %g: u_n+ %.17g, expected %.17g", e_n,
+                un_plus, -e_n * un_minus);
+  ck_assert_msg(fabs(sim->contacts->force[0] - fn_expected) < 1e-10 * fabs(fn_expected),
+                "e_n %g: f_n %.17g, expected %.17g", e_n, sim->contacts->force[0], fn_expected);
+  ck_assert(fabs(sim->contacts->force[1]) < 1e-12 * fn_expected);
+  /* Momentum balance: the contact impulse is internal. */
+  double p0 = m1 * v1 + m2 * v2 + dt * (F1 - F2), p1 = m1 * sim->bodies->v[0] + m2 * sim->bodies->v[3];
+  ck_assert(fabs(p1 - p0) < 1e-12 * fabs(m1 * v1));
+  moreau_sim_destroy(&sim);
+}
+
+START_TEST(test_collision_en0) { collide(0.0); }
+END_TEST
+
+START_TEST(test_collision_en_half) { collide(0.5); }
+END_TEST
+
+START_TEST(test_collision_en1) { collide(1.0); }
+END_TEST
+
+/* Receding disks within the alert distance must not be held together. */
+START_TEST(test_no_adhesion)
+{
+  moreau_sim *sim;
+  double x1[3] = {0, 0, 0}, x2[3] = {2.01, 0, 0}, va[3] = {-1, 0, 0}, vb[3] = {1, 0, 0};
+  ck_assert_int_eq(moreau_sim_create(MPI_COMM_SELF, 2, &sim), 0);
+  sim->dt = 1e-3;
+  sim->alert = 0.1;
+  ck_assert_int_eq(scene_add_body(sim, 0, x1, va, 1.0, 1.0, 0), 0);
+  ck_assert_int_eq(scene_add_body(sim, 1, x2, vb, 1.0, 1.0, 0), 0);
+  ck_assert_int_eq(moreau_sim_setup(sim, 0.01), 0);
+  ck_assert_int_eq(moreau_sim_step(sim), 0);
+  ck_assert_int_eq(sim->contacts->n, 1);
+  ck_assert(sim->contacts->force[0] == 0.0);
+  ck_assert(sim->bodies->v[0] == -1.0 && sim->bodies->v[3] == 1.0);
+  moreau_sim_destroy(&sim);
+}
+END_TEST
+
+int main(int argc, char **argv)
+{
+  int failed;
+  MPI_Init(&argc, &argv);
+  Suite *s = suite_create("collision");
+  TCase *tc = tcase_create("binary");
+  tcase_add_test(tc, test_collision_en0);
+  tcase_add_test(tc, test_collision_en_half);
+  tcase_add_test(tc, test_collision_en1);
+  tcase_add_test(tc, test_no_adhesion);
+  suite_add_tcase(s, tc);
+  SRunner *sr = srunner_create(s);
+  srunner_run_all(sr, CK_NORMAL);
+  failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  MPI_Finalize();
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

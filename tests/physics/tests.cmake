@@ -1,0 +1,5 @@
+moreau_test_program(test_collision ${CMAKE_CURRENT_LIST_DIR}/test_collision.c)
+add_test(NAME physics_collision COMMAND test_collision)
+moreau_test_program(test_static ${CMAKE_CURRENT_LIST_DIR}/test_static.c)
+add_test(NAME physics_static COMMAND test_static)
+set_tests_properties(physics_collision physics_static PROPERTIES ENVIRONMENT "CK_FORK=no" TIMEOUT 300)
