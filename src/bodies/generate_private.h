@@ -1,0 +1,45 @@
+#ifndef MOREAU_GENERATE_PRIVATE_H
+#define MOREAU_GENERATE_PRIVATE_H
+
+/* Shared by the generator sources only (not installed). */
+
+#include "moreau/generate.h"
+#include "moreau/rng.h"
+
+/* The largest radius the polydispersity allows. */
+static inline double moreau_gen_r_max(const moreau_gen_params *p) { return p->radius * (1.0 + p->polydispersity); }
+
+/* A radius uniform in [r (1 - p), r (1 + p)]. */
+static inline double moreau_gen_draw_radius(const moreau_gen_params *p, moreau_rng *rng)
+{
+  return p->radius * (1.0 + p->polydispersity * (2.0 * moreau_rng_uniform(rng) - 1.0));
+}
+
+/* Mean body area (2D) or volume (3D) over the radius distribution, from
+ * E[(1 + p U)^2] = 1 + p^2 / 3 and E[(1 + p U)^3] = 1 + p^2 for U uniform in
+ * [-1, 1]. */
+double moreau_gen_mean_body_measure(int dim, double radius, double polydispersity);
+/* Area (2D) or volume (3D) of the box. */
+double moreau_gen_box_measure(int dim, const moreau_gen_params *p);
+
+/* Not collective. The checks every entry point shares: n, box,
+ * polydispersity and jitter, with messages naming the options. */
+moreau_err moreau_gen_check_shape(int dim, const moreau_gen_params *p);
+
+/* Entry [begin, end) of block r when total items are split over size ranks
+ * as evenly as possible, lower ranks taking the remainder. */
+void moreau_gen_block(int64_t total, int r, int size, int64_t *begin, int64_t *end);
+
+/* Appends one generated body at rest. */
+moreau_err moreau_gen_push(moreau_bodies *b, const moreau_gen_params *p, const moreau_materials *m, moreau_gid gid,
+                           const double x[3], double radius);
+
+/* The two generators; p is already validated. Collective only in that every
+ * rank must call them; they do not communicate. */
+moreau_err moreau_gen_lattice(const moreau_gen_params *p, moreau_bodies *b, const moreau_materials *m);
+moreau_err moreau_gen_random(const moreau_gen_params *p, moreau_bodies *b, const moreau_materials *m);
+
+/* The lattice part of moreau_generate_auto_radius. */
+double moreau_gen_lattice_auto_radius(int dim, const moreau_gen_params *p);
+
+#endif

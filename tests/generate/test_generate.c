@@ -1,0 +1,502 @@
+/* Body generators: geometry of the result (count, ids, no overlap, inside the
+ * box, radius range, masses), bitwise independence of the number of ranks,
+ * seed dependence, input errors, and the options. Every check is decided on
+ * rank 0 and broadcast, so that all ranks fail together instead of hanging. */
+#include <check.h>
+#include <math.h>
+#include <petscsys.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "moreau/generate.h"
+
+#define DENSITY 2.5
+#define PROBLEM_LEN 512
+
+static const moreau_option_spec app_options[] = {{"-seed", "<int>", "1", "random seed"}, {NULL, NULL, NULL, NULL}};
+
+static moreau_materials *materials;
+static int rank, nranks;
+
+static moreau_gen_params params(moreau_gen_type type, int dim, int64_t n)
+{
+  moreau_gen_params p;
+  memset(&p, 0, sizeof(p));
+  p.type = type;
+  p.n = n;
+  p.hi[0] = 1.0;
+  p.hi[1] = dim == 2 ? 2.0 : 1.0;
+  p.hi[2] = dim == 3 ? 2.0 : 0.0;
+  p.polydispersity = 0.3;
+  p.jitter = 0.5;
+  p.seed = 7;
+  ck_assert_int_eq(moreau_generate_auto_radius(dim, &p, &p.radius), MOREAU_SUCCESS);
+  return p;
+}
+
+/* Every rank ends with the same verdict: rank 0's. */
+static void assert_no_problem(char *problem)
+{
+  (void)MPI_Bcast(problem, PROBLEM_LEN, MPI_CHAR, 0, MPI_COMM_WORLD);
+  ck_assert_msg(problem[0] == '\0', "%s", problem);
+}
+
+static moreau_bodies *generate(const moreau_gen_params *p, int dim, MPI_Comm comm)
+{
+  moreau_bodies *b = NULL;
+  ck_assert_int_eq(moreau_bodies_create(comm, dim, &b), MOREAU_SUCCESS);
+  ck_assert_int_eq(moreau_generate(p, b, materials), MOREAU_SUCCESS);
+  return b;
+}
+
+/* Collective over b->comm. On its rank 0, returns the records of all bodies
+ * at index gid, or NULL with a problem when the ids are not 0..n-1 once each. */
+static double *gather_by_gid(const moreau_bodies *b, int64_t n, char *problem)
+{
+  int me, size, mine = b->n_owned, *counts = NULL, *displs = NULL, total = 0;
+  double *local, *all = NULL, *sorted = NULL;
+  char *seen;
+  (void)MPI_Comm_rank(b->comm, &me);
+  (void)MPI_Comm_size(b->comm, &size);
+  local = malloc(((size_t)mine + 1) * MOREAU_BODY_RECORD * sizeof(double));
+  for (int i = 0; i < mine; i++) {
+    moreau_body body;
+    moreau_bodies_get(b, i, &body);
+    moreau_body_pack(&body, &local[(size_t)i * MOREAU_BODY_RECORD]);
+  }
+  mine *= MOREAU_BODY_RECORD;
+  if (me == 0) {
+    counts = malloc((size_t)size * sizeof(int));
+    displs = malloc((size_t)size * sizeof(int));
+  }
+  (void)MPI_Gather(&mine, 1, MPI_INT, counts, 1, MPI_INT, 0, b->comm);
+  if (me == 0) {
+    for (int r = 0; r < size; r++) {
+      displs[r] = total;
+      total += counts[r];
+    }
+    all = malloc(((size_t)total + 1) * sizeof(double));
+  }
+  (void)MPI_Gatherv(local, mine, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, 0, b->comm);
+  free(local);
+  if (me != 0) return NULL;
+  free(counts);
+  free(displs);
+  if (total != n * MOREAU_BODY_RECORD) {
+    snprintf(problem, PROBLEM_LEN, "%d bodies generated, expected %lld", total / MOREAU_BODY_RECORD, (long long)n);
+    free(all);
+    return NULL;
+  }
+  sorted = malloc((size_t)total * sizeof(double));
+  seen = calloc((size_t)n, 1);
+  for (int64_t i = 0; i < n && !problem[0]; i++) {
+    moreau_body body;
+    moreau_body_unpack(&all[i * MOREAU_BODY_RECORD], &body);
+    if (body.gid < 0 || body.gid >= n || seen[body.gid])
+      snprintf(problem, PROBLEM_LEN, "gid %lld out of range or repeated", (long long)body.gid);
+    else {
+      seen[body.gid] = 1;
+      memcpy(&sorted[body.gid * MOREAU_BODY_RECORD], &all[i * MOREAU_BODY_RECORD], MOREAU_BODY_RECORD * sizeof(double));
+    }
+  }
+  free(seen);
+  free(all);
+  if (problem[0]) {
+    free(sorted);
+    return NULL;
+  }
+  return sorted;
+}
+
+/* The geometric and physical properties every generated set must have. */
+static void verify(const moreau_gen_params *p, int dim, const double *recs, char *problem)
+{
+  double r_lo = p->radius * (1.0 - p->polydispersity), r_hi = p->radius * (1.0 + p->polydispersity);
+  double min_r = INFINITY, max_r = 0.0, scale = 0.0;
+  for (int k = 0; k < dim; k++)
+    scale = fmax(scale, fmax(fabs(p->lo[k]), fabs(p->hi[k])));
+  for (int64_t i = 0; i < p->n && !problem[0]; i++) {
+    moreau_body a;
+    double measure, mass;
+    moreau_body_unpack(&recs[i * MOREAU_BODY_RECORD], &a);
+    min_r = fmin(min_r, a.radius);
+    max_r = fmax(max_r, a.radius);
+    if (a.radius < r_lo || a.radius > r_hi)
+      snprintf(problem, PROBLEM_LEN, "body %lld: radius %g outside [%g, %g]", (long long)i, a.radius, r_lo, r_hi);
+    /* Containment up to the rounding of coordinates of this magnitude. */
+    for (int k = 0; k < dim; k++)
+      if (a.x[k] - a.radius < p->lo[k] - 1e-14 * scale || a.x[k] + a.radius > p->hi[k] + 1e-14 * scale)
+        snprintf(problem, PROBLEM_LEN, "body %lld sticks out of the box along axis %d (x %.17g, r %.17g)", (long long)i,
+                 k, a.x[k], a.radius);
+    if (dim == 2 && a.x[2] != 0.0) snprintf(problem, PROBLEM_LEN, "body %lld: z = %g in 2D", (long long)i, a.x[2]);
+    for (int k = 0; k < 3; k++)
+      if (a.v[k] != 0.0 || a.w[k] != 0.0) snprintf(problem, PROBLEM_LEN, "body %lld is not at rest", (long long)i);
+    if (a.material != p->material || a.fixed != 0 || a.q[0] != 1.0)
+      snprintf(problem, PROBLEM_LEN, "body %lld: material %d fixed %d q0 %g", (long long)i, a.material, a.fixed,
+               a.q[0]);
+    measure = dim == 2 ? M_PI * a.radius * a.radius : 4.0 / 3.0 * M_PI * a.radius * a.radius * a.radius;
+    mass = DENSITY * measure;
+    if (fabs(a.inv_mass * mass - 1.0) > 1e-12) snprintf(problem, PROBLEM_LEN, "body %lld: wrong mass", (long long)i);
+    for (int64_t j = i + 1; j < p->n; j++) {
+      const double *xb = &recs[j * MOREAU_BODY_RECORD + 1];
+      double d2 = 0.0, sum = a.radius + recs[j * MOREAU_BODY_RECORD + 13];
+      for (int k = 0; k < 3; k++)
+        d2 += (a.x[k] - xb[k]) * (a.x[k] - xb[k]);
+      if (d2 < sum * sum) {
+        snprintf(problem, PROBLEM_LEN, "bodies %lld and %lld overlap by %g", (long long)i, (long long)j,
+                 sum - sqrt(d2));
+        break;
+      }
+    }
+  }
+  if (!problem[0] && p->polydispersity > 0.0 && p->n >= 100 &&
+      (min_r > p->radius * (1.0 - 0.5 * p->polydispersity) || max_r < p->radius * (1.0 + 0.5 * p->polydispersity)))
+    snprintf(problem, PROBLEM_LEN, "radii span only [%g, %g] for mean %g, p %g", min_r, max_r, p->radius,
+             p->polydispersity);
+}
+
+/* Vertical coordinates: the lattice fills the bottom first; random placement
+ * spreads over the whole height. */
+static void verify_layout(const moreau_gen_params *p, int dim, const double *recs, char *problem)
+{
+  int up = dim - 1;
+  double low_half_top = -INFINITY, high_quarter_bottom = INFINITY, mean = 0.0;
+  for (int64_t i = 0; i < p->n; i++) {
+    double y = recs[i * MOREAU_BODY_RECORD + 1 + up];
+    mean += y / (double)p->n;
+    if (i < p->n / 2) low_half_top = fmax(low_half_top, y);
+    if (i >= 3 * p->n / 4) high_quarter_bottom = fmin(high_quarter_bottom, y);
+  }
+  if (p->type == MOREAU_GEN_LATTICE && low_half_top >= high_quarter_bottom)
+    snprintf(problem, PROBLEM_LEN, "lattice does not fill bottom-up: first half reaches %g, last quarter starts at %g",
+             low_half_top, high_quarter_bottom);
+  if (p->type == MOREAU_GEN_RANDOM && p->n >= 100 &&
+      fabs(mean - 0.5 * (p->lo[up] + p->hi[up])) > 0.1 * (p->hi[up] - p->lo[up]))
+    snprintf(problem, PROBLEM_LEN, "random bodies are not spread over the height: mean %g", mean);
+}
+
+/* Generates on all ranks, checks the set, and compares it bitwise with the
+ * set rank 0 generates alone. */
+static void check_generator(const moreau_gen_params *p, int dim)
+{
+  char problem[PROBLEM_LEN] = "";
+  moreau_bodies *b = generate(p, dim, MPI_COMM_WORLD);
+  int local_all = b->n_owned == p->n, any_all;
+  double *recs = gather_by_gid(b, p->n, problem);
+  (void)MPI_Allreduce(&local_all, &any_all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (rank == 0 && !problem[0]) {
+    moreau_bodies *alone = generate(p, dim, MPI_COMM_SELF);
+    double *ref = gather_by_gid(alone, p->n, problem);
+    if (!problem[0] && memcmp(ref, recs, (size_t)p->n * MOREAU_BODY_RECORD * sizeof(double)))
+      snprintf(problem, PROBLEM_LEN, "%d ranks do not give the bodies one rank gives", nranks);
+    if (!problem[0]) verify(p, dim, recs, problem);
+    if (!problem[0]) verify_layout(p, dim, recs, problem);
+    /* With enough bodies for several tiles, the work must be shared. */
+    if (!problem[0] && nranks > 1 && p->n >= 100 && any_all)
+      snprintf(problem, PROBLEM_LEN, "one rank holds all the bodies");
+    free(ref);
+    moreau_bodies_destroy(&alone);
+  }
+  free(recs);
+  moreau_bodies_destroy(&b);
+  assert_no_problem(problem);
+}
+
+START_TEST(lattice_2d) { check_generator((moreau_gen_params[]){params(MOREAU_GEN_LATTICE, 2, 2000)}, 2); }
+END_TEST
+
+START_TEST(lattice_3d) { check_generator((moreau_gen_params[]){params(MOREAU_GEN_LATTICE, 3, 1500)}, 3); }
+END_TEST
+
+START_TEST(lattice_full_jitter_monodisperse)
+{
+  moreau_gen_params p = params(MOREAU_GEN_LATTICE, 2, 700);
+  p.polydispersity = 0.0;
+  p.jitter = 1.0;
+  ck_assert_int_eq(moreau_generate_auto_radius(2, &p, &p.radius), MOREAU_SUCCESS);
+  check_generator(&p, 2);
+}
+END_TEST
+
+START_TEST(lattice_offset_box)
+{
+  moreau_gen_params p = params(MOREAU_GEN_LATTICE, 3, 300);
+  double lo[3] = {-3.0, 10.0, 0.5}, hi[3] = {-2.0, 10.5, 2.0};
+  memcpy(p.lo, lo, sizeof(lo));
+  memcpy(p.hi, hi, sizeof(hi));
+  p.radius = 0.04;
+  check_generator(&p, 3);
+}
+END_TEST
+
+START_TEST(random_2d) { check_generator((moreau_gen_params[]){params(MOREAU_GEN_RANDOM, 2, 2000)}, 2); }
+END_TEST
+
+START_TEST(random_3d)
+{
+  /* Tall enough for several tiles. */
+  moreau_gen_params p = params(MOREAU_GEN_RANDOM, 3, 6000);
+  p.hi[2] = 6.0;
+  ck_assert_int_eq(moreau_generate_auto_radius(3, &p, &p.radius), MOREAU_SUCCESS);
+  check_generator(&p, 3);
+}
+END_TEST
+
+START_TEST(random_few_in_flat_box)
+{
+  moreau_gen_params p = params(MOREAU_GEN_RANDOM, 3, 5);
+  p.hi[2] = 0.3;
+  ck_assert_int_eq(moreau_generate_auto_radius(3, &p, &p.radius), MOREAU_SUCCESS);
+  check_generator(&p, 3);
+}
+END_TEST
+
+/* The automatic lattice radius is the largest that fits: a hair more and the
+ * lattice no longer holds n. */
+START_TEST(lattice_auto_radius_is_largest)
+{
+  for (int dim = 2; dim <= 3; dim++) {
+    moreau_gen_params p = params(MOREAU_GEN_LATTICE, dim, dim == 2 ? 2000 : 1500);
+    moreau_bodies *b = NULL;
+    ck_assert_int_ge(moreau_generate_lattice_capacity(dim, &p), p.n);
+    p.radius *= 1.000001;
+    ck_assert_int_lt(moreau_generate_lattice_capacity(dim, &p), p.n);
+    moreau_bodies_create(MPI_COMM_WORLD, dim, &b);
+    ck_assert_int_eq(moreau_generate(&p, b, materials), MOREAU_ERR_INPUT);
+    ck_assert_ptr_nonnull(strstr(moreau_error_message(), "at most"));
+    ck_assert_int_eq(b->n_owned, 0);
+    moreau_error_clear();
+    moreau_bodies_destroy(&b);
+  }
+}
+END_TEST
+
+START_TEST(random_auto_radius_fill)
+{
+  for (int dim = 2; dim <= 3; dim++) {
+    moreau_gen_params p = params(MOREAU_GEN_RANDOM, dim, 1000);
+    double fill = (double)p.n *
+                  (dim == 2 ? M_PI * p.radius * p.radius * (1.0 + p.polydispersity * p.polydispersity / 3.0)
+                            : 4.0 / 3.0 * M_PI * pow(p.radius, 3.0) * (1.0 + p.polydispersity * p.polydispersity)) /
+                  2.0;
+    ck_assert_double_eq_tol(fill, dim == 2 ? 0.35 : 0.25, 1e-9);
+  }
+}
+END_TEST
+
+START_TEST(seed_changes_positions)
+{
+  for (int type = 0; type < 2; type++) {
+    moreau_gen_params p = params(type ? MOREAU_GEN_RANDOM : MOREAU_GEN_LATTICE, 2, 800);
+    char problem[PROBLEM_LEN] = "";
+    moreau_bodies *a = generate(&p, 2, MPI_COMM_WORLD), *b;
+    double *ra = gather_by_gid(a, p.n, problem), *rb;
+    p.seed = 8;
+    b = generate(&p, 2, MPI_COMM_WORLD);
+    rb = gather_by_gid(b, p.n, problem);
+    if (rank == 0 && !problem[0]) {
+      int64_t same = 0;
+      for (int64_t i = 0; i < p.n; i++)
+        same += !memcmp(&ra[i * MOREAU_BODY_RECORD + 1], &rb[i * MOREAU_BODY_RECORD + 1], 3 * sizeof(double));
+      if (same > 0) snprintf(problem, PROBLEM_LEN, "%lld bodies did not move with a new seed", (long long)same);
+    }
+    free(ra);
+    free(rb);
+    moreau_bodies_destroy(&a);
+    moreau_bodies_destroy(&b);
+    assert_no_problem(problem);
+  }
+}
+END_TEST
+
+/* Every rank returns MOREAU_ERR_INPUT, the rank that found it says why, and
+ * no body is left behind. */
+static void expect_input_error(const moreau_gen_params *p, int dim, const char *words)
+{
+  moreau_bodies *b = NULL;
+  int wrong = 0, any_wrong;
+  moreau_bodies_create(MPI_COMM_WORLD, dim, &b);
+  moreau_err err = moreau_generate(p, b, materials);
+  if (err != MOREAU_ERR_INPUT || b->n_owned != 0) wrong = 1;
+  if (moreau_error_is_local() && !strstr(moreau_error_message(), words)) wrong = 2;
+  (void)MPI_Allreduce(&wrong, &any_wrong, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  ck_assert_msg(any_wrong == 0, "expected an input error mentioning '%s', got code %d: %s", words, err,
+                moreau_error_message());
+  moreau_error_clear();
+  moreau_bodies_destroy(&b);
+}
+
+START_TEST(input_errors)
+{
+  for (int dim = 2; dim <= 3; dim++)
+    for (int type = 0; type < 2; type++) {
+      moreau_gen_params good = params(type ? MOREAU_GEN_RANDOM : MOREAU_GEN_LATTICE, dim, 200), p;
+      p = good, p.n = 0, expect_input_error(&p, dim, "-gen_n");
+      p = good, p.n = -3, expect_input_error(&p, dim, "-gen_n");
+      p = good, p.hi[dim - 1] = p.lo[dim - 1], expect_input_error(&p, dim, "-gen_box");
+      p = good, p.hi[0] = -1.0, expect_input_error(&p, dim, "-gen_box");
+      p = good, p.polydispersity = 1.0, expect_input_error(&p, dim, "-gen_polydispersity");
+      p = good, p.polydispersity = -0.1, expect_input_error(&p, dim, "-gen_polydispersity");
+      p = good, p.jitter = 1.5, expect_input_error(&p, dim, "-gen_jitter");
+      p = good, p.jitter = -0.1, expect_input_error(&p, dim, "-gen_jitter");
+      p = good, p.radius = -0.01, expect_input_error(&p, dim, "-gen_radius");
+      p = good, p.radius = 0.0, expect_input_error(&p, dim, "-gen_radius");
+      p = good, p.radius = 0.6, expect_input_error(&p, dim, "do not fit");
+      p = good, p.material = 5, expect_input_error(&p, dim, "-gen_material");
+      p = good, p.n = 1000000, expect_input_error(&p, dim, "-gen_n");
+    }
+}
+END_TEST
+
+/* Dense enough to fit the box's volume, too dense for the method. */
+START_TEST(cannot_fit)
+{
+  moreau_gen_params p = params(MOREAU_GEN_LATTICE, 2, 2000);
+  p.radius *= 1.2;
+  expect_input_error(&p, 2, "at most");
+  p = params(MOREAU_GEN_RANDOM, 2, 2000);
+  p.radius *= sqrt(0.7 / 0.35);
+  expect_input_error(&p, 2, "packing fraction");
+  p = params(MOREAU_GEN_RANDOM, 3, 2000);
+  p.radius *= cbrt(0.5 / 0.25);
+  expect_input_error(&p, 3, "packing fraction");
+}
+END_TEST
+
+static void set_option(const char *name, const char *value) { PetscOptionsSetValue(NULL, name, value); }
+
+static void clear_options(void)
+{
+  for (const moreau_option_spec *s = moreau_generate_options; s->name; s++)
+    PetscOptionsClearValue(NULL, s->name);
+  PetscOptionsClearValue(NULL, "-seed");
+}
+
+START_TEST(options_defaults)
+{
+  moreau_gen_params p;
+  double box2[4] = {0, 0, 1, 2}, box3[6] = {0, 0, 0, 1, 1, 2};
+  clear_options();
+  ck_assert_int_eq(moreau_generate_params_from_options(2, &p), MOREAU_SUCCESS);
+  ck_assert_int_eq(p.type, MOREAU_GEN_LATTICE);
+  ck_assert_int_eq(p.n, 2000);
+  for (int k = 0; k < 2; k++) {
+    ck_assert_double_eq(p.lo[k], box2[k]);
+    ck_assert_double_eq(p.hi[k], box2[2 + k]);
+  }
+  ck_assert_double_eq(p.polydispersity, 0.3);
+  ck_assert_double_eq(p.jitter, 0.5);
+  ck_assert_int_eq(p.seed, 1);
+  ck_assert_int_eq(p.material, 0);
+  ck_assert_double_gt(p.radius, 0.0);
+  ck_assert_int_ge(moreau_generate_lattice_capacity(2, &p), 2000);
+  ck_assert_int_eq(moreau_generate_params_from_options(3, &p), MOREAU_SUCCESS);
+  for (int k = 0; k < 3; k++) {
+    ck_assert_double_eq(p.lo[k], box3[k]);
+    ck_assert_double_eq(p.hi[k], box3[3 + k]);
+  }
+  ck_assert_int_ge(moreau_generate_lattice_capacity(3, &p), 2000);
+}
+END_TEST
+
+START_TEST(options_given)
+{
+  moreau_gen_params p;
+  clear_options();
+  set_option("-gen_type", "random");
+  set_option("-gen_n", "300");
+  set_option("-gen_box", "-1,0,2,1,3,4");
+  set_option("-gen_radius", "0.05");
+  set_option("-gen_polydispersity", "0.1");
+  set_option("-gen_jitter", "0");
+  set_option("-seed", "42");
+  ck_assert_int_eq(moreau_generate_params_from_options(3, &p), MOREAU_SUCCESS);
+  ck_assert_int_eq(p.type, MOREAU_GEN_RANDOM);
+  ck_assert_int_eq(p.n, 300);
+  ck_assert_double_eq(p.lo[0], -1.0);
+  ck_assert_double_eq(p.lo[2], 2.0);
+  ck_assert_double_eq(p.hi[1], 3.0);
+  ck_assert_double_eq(p.hi[2], 4.0);
+  ck_assert_double_eq(p.radius, 0.05);
+  ck_assert_double_eq(p.polydispersity, 0.1);
+  ck_assert_double_eq(p.jitter, 0.0);
+  ck_assert_int_eq(p.seed, 42);
+  clear_options();
+}
+END_TEST
+
+static void expect_option_error(int dim, const char *name, const char *value)
+{
+  moreau_gen_params p;
+  clear_options();
+  set_option(name, value);
+  ck_assert_int_eq(moreau_generate_params_from_options(dim, &p), MOREAU_ERR_INPUT);
+  ck_assert_msg(strstr(moreau_error_message(), name) != NULL, "message '%s' does not name %s", moreau_error_message(),
+                name);
+  moreau_error_clear();
+  clear_options();
+}
+
+START_TEST(options_errors)
+{
+  expect_option_error(2, "-gen_type", "hexagonal");
+  expect_option_error(2, "-gen_n", "0");
+  expect_option_error(2, "-gen_n", "many");
+  expect_option_error(2, "-gen_box", "0,0,1");
+  expect_option_error(2, "-gen_box", "0,0,0,1,1,1");
+  expect_option_error(3, "-gen_box", "0,0,1,1");
+  expect_option_error(2, "-gen_box", "0,0,0,2");
+  expect_option_error(2, "-gen_radius", "-0.1");
+  expect_option_error(2, "-gen_polydispersity", "1");
+  expect_option_error(2, "-gen_jitter", "2");
+  expect_option_error(2, "-gen_material", "-1");
+}
+END_TEST
+
+static Suite *generate_suite(void)
+{
+  Suite *s = suite_create("generate");
+  TCase *geometry = tcase_create("geometry"), *errors = tcase_create("errors"), *options = tcase_create("options");
+  tcase_add_test(geometry, lattice_2d);
+  tcase_add_test(geometry, lattice_3d);
+  tcase_add_test(geometry, lattice_full_jitter_monodisperse);
+  tcase_add_test(geometry, lattice_offset_box);
+  tcase_add_test(geometry, random_2d);
+  tcase_add_test(geometry, random_3d);
+  tcase_add_test(geometry, random_few_in_flat_box);
+  tcase_add_test(geometry, lattice_auto_radius_is_largest);
+  tcase_add_test(geometry, random_auto_radius_fill);
+  tcase_add_test(geometry, seed_changes_positions);
+  tcase_add_test(errors, input_errors);
+  tcase_add_test(errors, cannot_fit);
+  tcase_add_test(options, options_defaults);
+  tcase_add_test(options, options_given);
+  tcase_add_test(options, options_errors);
+  suite_add_tcase(s, geometry);
+  suite_add_tcase(s, errors);
+  suite_add_tcase(s, options);
+  return s;
+}
+
+int main(int argc, char **argv)
+{
+  moreau_pair_law law = {0.3, 0.0, 0.0};
+  SRunner *runner;
+  int failed, any_failed;
+  if (PetscInitialize(&argc, &argv, NULL, NULL)) return 1;
+  (void)MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  (void)MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  moreau_options_register("app", app_options);
+  moreau_options_register("generate", moreau_generate_options);
+  moreau_materials_create(1, &law, DENSITY, &materials);
+  runner = srunner_create(generate_suite());
+  srunner_set_fork_status(runner, CK_NOFORK);
+  srunner_run_all(runner, rank == 0 ? CK_NORMAL : CK_SILENT);
+  failed = srunner_ntests_failed(runner);
+  srunner_free(runner);
+  (void)MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  moreau_materials_destroy(&materials);
+  PetscFinalize();
+  return any_failed ? 1 : 0;
+}

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages moreau needs (when missing; as root or via
+# sudo) and configures the build in ./build. Used by both README commands.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PKGS=(build-essential cmake pkg-config libopenmpi-dev openmpi-bin libmetis-dev libhdf5-openmpi-dev
+      hdf5-tools petsc-dev check libxml2-utils python3)
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=""
+  [ "$(id -u)" = 0 ] || SUDO=sudo
+  echo "moreau setup: installing ${missing[*]}"
+  $SUDO apt-get -o DPkg::Lock::Timeout=900 update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get -o DPkg::Lock::Timeout=900 install -y -qq --no-install-recommends \
+    "${missing[@]}" >/dev/null
+fi
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
