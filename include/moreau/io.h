@@ -10,31 +10,55 @@
 #include "moreau/options.h"
 #include "moreau/sim.h"
 
-/* Collective. Reads bodies from a CSV file (header names the columns; 2D needs
- * x,y,r and 3D x,y,z,r; optional vx,vy[,vz], omega (2D) or wx,wy,wz (3D),
- * material, fixed) or from an HDF5 snapshot written by moreau_snapshot_write,
- * chosen by the file's extension (.csv, .h5). Each rank reads a contiguous
- * slab of the file and appends those bodies to b as owned; nothing is
- * broadcast. The global id of a body is its row index (0-based). Masses come
- * from the density of the body's material. A bad file fails with
- * MOREAU_ERR_INPUT and a message "<file>:<line>: <reason>". */
+/* Collective over b->comm. Reads bodies from a CSV file or from an HDF5
+ * snapshot written by moreau_snapshot_write, chosen by the extension (.csv,
+ * .h5), and appends them to b as owned bodies (ghosts are dropped). Each rank
+ * reads a contiguous slab of the file; nothing is broadcast. See
+ * docs/file-formats.md for both formats.
+ *
+ * CSV: a header line names the columns in any order; 2D needs x,y,r and 3D
+ * x,y,z,r; optional vx,vy[,vz], omega (2D) or wx,wy,wz (3D), material,
+ * fixed. Blank lines and lines starting with '#' are skipped. The global id
+ * of a body is its data-row index (0-based, in file order); masses come from
+ * the density of the body's material in m.
+ * HDF5: every field is restored exactly as written (masses included); the
+ * snapshot's dimension must be b->dim.
+ *
+ * Errors, the same code on every rank: a bad CSV row or header fails with
+ * MOREAU_ERR_INPUT and "<file>:<line>: <reason>" (line 1-based, from the rank
+ * that found it); a missing file, an unknown extension or a bad snapshot with
+ * MOREAU_ERR_INPUT and "<file>: <reason>". On error b is left as it was
+ * (apart from its ghosts). m is only read. */
 moreau_err moreau_read_particles(const char *path, moreau_bodies *b, const moreau_materials *m);
 
-/* Collective. Writes <dir>/snapshots/snap_<step, 6 digits>.h5 (bodies and
- * contacts, each rank writing its slab with the MPI-IO driver) and the XDMF
- * file beside it, and updates <dir>/snapshots.xmf, the time collection of all
- * snapshots so far. Creates the directories if needed. */
+/* Collective over sim->comm. Writes <dir>/snapshots/snap_<step, 6 digits>.h5
+ * (bodies, contacts and walls, each rank writing its slab with the MPI-IO
+ * driver) and snap_<step>.xmf beside it, then rebuilds <dir>/snapshots.xmf,
+ * the time collection of the snapshots in that folder up to this step.
+ * Creates the directories if needed. Files are written under a temporary
+ * name and renamed when complete. Uses comm, rank, size, dim, the owned
+ * bodies (ghosts only as contact endpoints), contacts, walls (may be NULL),
+ * time, step and dt of sim, which it does not modify. I/O failures give
+ * MOREAU_ERR_IO naming the path, on every rank. */
 moreau_err moreau_snapshot_write(const moreau_sim *sim, const char *dir);
 
-/* Time series: rank 0 writes a CSV file with a header line. */
+/* Time series: a CSV file with a header line of column names and one row per
+ * write, values printed with 17 significant digits (they read back to the
+ * same doubles). Only rank 0 holds the file. */
 typedef struct moreau_timeseries moreau_timeseries;
-/* Collective. Opens path for writing (truncating). */
+/* Collective. Opens path for writing (truncating it); the caller owns *ts
+ * and frees it with moreau_timeseries_destroy. Fails with MOREAU_ERR_IO on
+ * every rank if rank 0 cannot open the file. comm is stored, not duplicated. */
 moreau_err moreau_timeseries_create(MPI_Comm comm, const char *path, moreau_timeseries **ts);
-/* Adds a column before the first row is written. */
+/* Not collective, but call it on every rank with the same names. Adds a
+ * column; only before the first row, and the name may not contain a comma,
+ * quote or newline (MOREAU_ERR_INTERNAL otherwise). name is copied. */
 moreau_err moreau_timeseries_add_column(moreau_timeseries *ts, const char *name);
-/* Collective but only rank 0's values are used: writes one row (one value per
- * column, in order) and flushes it. */
+/* Collective but only rank 0's values are used: writes the header before the
+ * first row, then one row (one value per column, in order) and flushes it. */
 moreau_err moreau_timeseries_write(moreau_timeseries *ts, const double *values);
+/* Not collective. Closes the file (writing the header if no row was written)
+ * and frees *ts, setting it to NULL; accepts a NULL *ts. */
 moreau_err moreau_timeseries_destroy(moreau_timeseries **ts);
 
 #endif

@@ -19,7 +19,7 @@ typedef struct moreau_part moreau_part;
 typedef enum { MOREAU_PART_METIS, MOREAU_PART_BLOCK } moreau_part_type;
 
 typedef struct {
-  double imbalance;         /* max / mean of per-rank work, at the last update */
+  double imbalance;         /* max / mean of per-rank work, measured on entry to the last update */
   int64_t repartitions;     /* so far */
   int64_t migrated;         /* bodies sent to another rank at the last update (global) */
   int64_t sweep_messages;   /* messages sent by this rank per interface average */
@@ -27,45 +27,82 @@ typedef struct {
   int64_t interface_bodies; /* local bodies with multiplicity > 1 */
 } moreau_part_stats;
 
-/* Not collective; comm is stored, not duplicated. */
+/* Not collective; comm is stored, not duplicated. Defaults: METIS,
+ * threshold 1.2, automatic cell size. */
 moreau_err moreau_part_create(MPI_Comm comm, moreau_part **part);
 moreau_err moreau_part_destroy(moreau_part **part);
-/* Reads -part_type, -part_imbalance, -part_cell_size. */
+/* Not collective. Reads -part_type, -part_imbalance, -part_cell_size (the
+ * table must be registered). */
 moreau_err moreau_part_set_from_options(moreau_part *part);
+/* Not collective; must be the same on every rank; take effect at the next
+ * (re)partition. */
 void moreau_part_set_type(moreau_part *part, moreau_part_type type);
 void moreau_part_set_imbalance(moreau_part *part, double threshold);
+/* Cell edge; h <= 0 restores the default (twice the largest radius). The
+ * grid is capped at 2^20 cells: the edge grows when it would exceed that. */
+void moreau_part_set_cell_size(moreau_part *part, double h);
 
 /* Collective. Builds the cell grid over the global bounding box of the bodies
  * (widened by margin on each side), partitions it and sends every body, with
  * the history entries whose gid_a it is, to the rank owning its cell. The
- * bodies may start anywhere (e.g. a slab read from a file). */
+ * bodies may start anywhere (e.g. a slab read from a file), and so may the
+ * history entries: an entry whose body is on another rank is found through
+ * a directory distributed by gid (entries whose body exists nowhere are
+ * dropped). history may be NULL on every rank (not on some only). Owned
+ * bodies end sorted by gid, the history by key; ghosts are dropped.
+ * Rank 0 computes the partition and broadcasts the cell map; it depends on
+ * the global set of bodies (and of history entries that start on their
+ * body's rank), not on which rank holds what. */
 moreau_err moreau_part_setup(moreau_part *part, moreau_bodies *b, moreau_contacts *history, double margin);
 
 /* Collective. Sends bodies that moved out of this rank's cells, with their
  * history, to their new owners; repartitions first when the imbalance of
  * work (owned bodies + owned contacts of the last step, given as
- * n_contacts) exceeds the threshold. Owned bodies end sorted by gid and the
- * history sorted by key. */
+ * n_contacts) exceeds the threshold. The imbalance is measured on entry, on
+ * the work of the step just done, so a drift is corrected one update after
+ * it shows. A repartition refits the grid to the current bodies, weights
+ * each cell by its bodies plus their history entries, and moves everything.
+ * Owned bodies end sorted by gid and the history sorted by key; ghosts are
+ * dropped. Bodies outside the grid belong to the nearest edge cell. */
 moreau_err moreau_part_update(moreau_part *part, moreau_bodies *b, moreau_contacts *history, moreau_lid n_contacts);
 
 /* Collective. Drops the ghosts and copies in every body owned by another
- * rank whose bounding sphere, grown by cutoff, overlaps a cell owned here.
- * Ghosts are ordered by owner rank, then gid. */
+ * rank whose bounding box (centre +- (radius + cutoff)) overlaps a cell owned
+ * here. Ghosts are ordered by owner rank, then gid. With cutoff >= largest
+ * radius + alert distance, the owner of the smaller gid of every pair with a
+ * gap below the alert distance holds the other body (owned or ghost). */
 moreau_err moreau_part_ghosts(moreau_part *part, moreau_bodies *b, double cutoff);
 
-/* Rank owning ghost i (0 <= i < b->n_ghost). */
+/* Not collective. Rank owning ghost i (0 <= i < b->n_ghost, counted from the
+ * first ghost). */
 int moreau_part_ghost_owner(const moreau_part *part, moreau_lid i);
+
+/* Not collective, after setup. The rank owning the cell of point x. */
+int moreau_part_rank_of_point(const moreau_part *part, const double x[3]);
+/* Not collective, after setup. The grid: cell (i, j, k) spans
+ * [lo + (i, j, k) h, lo + (i+1, j+1, k+1) h), has index i + n[0] (j + n[1] k)
+ * (n[2] == 1 in 2D), and belongs to rank cell_rank[index]; points outside
+ * are clamped to the edge cells. cell_rank is owned by the part and valid
+ * until the next repartition. */
+void moreau_part_get_grid(const moreau_part *part, double lo[3], double *h, int n[3], const int **cell_rank);
 
 /* Collective. touched[i] (i over owned + ghost bodies) says whether a contact
  * owned by this rank involves body i. Builds the interface plan and returns in
- * mult[i] the number of ranks whose contacts touch body i (at least 1). */
+ * mult[i] the number of ranks whose contacts touch body i (at least 1): for
+ * owned bodies and touched ghosts the holder count, for untouched ghosts 1.
+ * Messages go only between ranks sharing ghosts. Call after
+ * moreau_part_ghosts; the plan holds until the next ghosts or update. */
 moreau_err moreau_part_interface_build(moreau_part *part, const moreau_bodies *b, const char *touched, double *mult);
 
-/* Collective. Replaces the velocity (v and w) of every copy of every interface
- * body by the average over the ranks whose contacts touch it, summed in rank
- * order so the result is bitwise reproducible. */
+/* Collective. Replaces the velocity (v and w; in 2D v[0], v[1], w[2]) of
+ * every holder copy and of the owner's copy of every interface body by the
+ * average over the holder copies, summed in a fixed order (the owner's copy
+ * first when it is a holder, then holders by increasing rank) so the result
+ * is bitwise reproducible. Copies on ranks that do not hold the body are left
+ * alone. Nonblocking point-to-point messages with interface neighbours only. */
 moreau_err moreau_part_interface_average(moreau_part *part, moreau_bodies *b);
 
+/* Not collective. */
 void moreau_part_get_stats(const moreau_part *part, moreau_part_stats *stats);
 
 extern const moreau_option_spec moreau_part_options[];

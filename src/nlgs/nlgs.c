@@ -42,6 +42,7 @@ moreau_err moreau_nlgs_destroy(moreau_nlgs **nlgs)
   moreau_free(&s->mult);
   moreau_free(&s->touched);
   moreau_free(&s->wall_share);
+  moreau_free(&s->wall_touch);
   moreau_free(&s->wall_buf);
   moreau_free(nlgs);
   return MOREAU_SUCCESS;
@@ -115,7 +116,8 @@ static moreau_err reserve(moreau_nlgs *s, moreau_lid nrows, moreau_lid nbodies, 
   }
   if (nwalls > s->wall_cap) {
     MOREAU_CALL(moreau_realloc((size_t)nwalls * sizeof(double), &s->wall_share));
-    MOREAU_CALL(moreau_realloc((size_t)nwalls * 4 * sizeof(double), &s->wall_buf));
+    MOREAU_CALL(moreau_realloc((size_t)nwalls * sizeof(double), &s->wall_touch));
+    MOREAU_CALL(moreau_realloc((size_t)nwalls * 3 * sizeof(double), &s->wall_buf));
     s->wall_cap = nwalls;
   }
   return MOREAU_SUCCESS;
@@ -129,8 +131,7 @@ static moreau_err average_walls(moreau_nlgs *s, moreau_walls *w)
   int any = 0;
   if (s->size == 1) return MOREAU_SUCCESS;
   for (int i = 0; i < w->n; i++) {
-    double touch = s->wall_share[i] > 0 ? 1.0 : 0.0;
-    for (int d = 0; d < 3; d++) s->wall_buf[3 * i + d] = touch * w->velocity[3 * i + d];
+    for (int d = 0; d < 3; d++) s->wall_buf[3 * i + d] = s->wall_touch[i] * w->velocity[3 * i + d];
     any |= w->mode[i] == MOREAU_WALL_FORCE;
   }
   if (!any) return MOREAU_SUCCESS;
@@ -150,14 +151,15 @@ static moreau_err share_counts(moreau_nlgs *s, const moreau_nlgs_problem *prob)
   const moreau_bodies *b = prob->bodies;
   moreau_lid nb = moreau_bodies_n_local(b);
   memset(s->touched, 0, (size_t)nb);
-  for (int i = 0; i < prob->walls->n; i++) s->wall_share[i] = 0.0;
+  for (int i = 0; i < prob->walls->n; i++) s->wall_touch[i] = 0.0;
   for (moreau_lid k = 0; k < c->n; k++) {
     s->touched[c->a[k]] = 1;
     if (c->b[k] >= 0)
       s->touched[c->b[k]] = 1;
     else
-      s->wall_share[-(c->b[k] + 1)] = 1.0;
+      s->wall_touch[-(c->b[k] + 1)] = 1.0;
   }
+  memcpy(s->wall_share, s->wall_touch, (size_t)prob->walls->n * sizeof(double));
   if (prob->part) {
     MOREAU_CALL(moreau_part_interface_build(prob->part, b, s->touched, s->mult));
   } else {

@@ -40,7 +40,8 @@ struct moreau_nlgs {
   double *mult; /* per local body: number of ranks whose contacts touch it */
   char *touched;
   int wall_cap;
-  double *wall_share; /* per wall: ranks touching a force-driven wall */
+  double *wall_share; /* per wall: ranks whose contacts touch it */
+  double *wall_touch; /* per wall: 1 if this rank's contacts touch it */
   double *wall_buf;
   double zero_spin; /* spin of a wall: never changes since its inverse inertia is 0 */
 };

@@ -1,0 +1,144 @@
+#include "io_private.h"
+
+/* Closing may fail only on handles that were never opened, which the callers
+ * skip, so the helpers close without checking. */
+static void close_all(hid_t dset, hid_t fspace, hid_t mspace, hid_t dxpl)
+{
+  if (dxpl >= 0) H5Pclose(dxpl);
+  if (mspace >= 0) H5Sclose(mspace);
+  if (fspace >= 0) H5Sclose(fspace);
+  if (dset >= 0) H5Dclose(dset);
+}
+
+/* Selects this rank's rows in the file and a matching memory space. A rank
+ * with no rows selects nothing but still joins the collective transfer. */
+static int select_rows(hid_t fspace, hid_t mspace, int64_t offset, int64_t n_local, int ncols)
+{
+  hsize_t start[2] = {(hsize_t)offset, 0}, count[2] = {(hsize_t)n_local, (hsize_t)ncols};
+  if (n_local == 0) return H5Sselect_none(fspace) >= 0 && H5Sselect_none(mspace) >= 0;
+  return H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL) >= 0;
+}
+
+static hid_t collective_dxpl(void)
+{
+  hid_t dxpl = H5Pcreate(H5P_DATASET_XFER);
+  if (dxpl >= 0 && H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE) < 0) {
+    H5Pclose(dxpl);
+    return -1;
+  }
+  return dxpl;
+}
+
+moreau_err io_h5_write_rows(hid_t loc, const char *name, hid_t file_type, hid_t mem_type, int64_t n_global,
+                            int64_t offset, int64_t n_local, int ncols, const void *data, const char *path)
+{
+  int rank = ncols > 0 ? 2 : 1;
+  hsize_t dims[2] = {(hsize_t)n_global, (hsize_t)ncols}, count[2] = {(hsize_t)n_local, (hsize_t)ncols};
+  hid_t fspace = H5Screate_simple(rank, dims, NULL);
+  hid_t mspace = H5Screate_simple(rank, count, NULL);
+  hid_t dxpl = collective_dxpl(), dset = -1;
+  /* HDF5 refuses a NULL buffer even when nothing is selected. */
+  static const char empty = 0;
+  int ok = fspace >= 0 && mspace >= 0 && dxpl >= 0;
+  if (ok) dset = H5Dcreate2(loc, name, file_type, fspace, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  /* An empty dataset has no storage to write to (HDF5 fails on it), and
+   * n_global is the same on every rank, so all skip the collective call. */
+  ok = ok && dset >= 0 && (n_global == 0 || select_rows(fspace, mspace, offset, n_local, ncols));
+  ok = ok &&
+       (n_global == 0 || H5Dwrite(dset, mem_type, mspace, fspace, dxpl, n_local ? data : (const void *)&empty) >= 0);
+  close_all(dset, fspace, mspace, dxpl);
+  MOREAU_CHECK(ok, MOREAU_ERR_IO, "%s: cannot write dataset %s", path, name);
+  return MOREAU_SUCCESS;
+}
+
+static int link_exists(hid_t loc, const char *name)
+{
+  htri_t found = 0;
+  H5E_BEGIN_TRY { found = H5Lexists(loc, name, H5P_DEFAULT); }
+  H5E_END_TRY;
+  return found > 0;
+}
+
+/* Opens a dataset and returns its row and column counts (0 columns for a
+ * one-dimensional dataset). */
+static moreau_err open_dataset(hid_t loc, const char *name, hid_t *dset, hsize_t shape[2], int *rank, const char *path)
+{
+  hid_t space;
+  MOREAU_CHECK(link_exists(loc, name), MOREAU_ERR_INPUT, "%s: no dataset %s (not a moreau snapshot?)", path, name);
+  *dset = H5Dopen2(loc, name, H5P_DEFAULT);
+  MOREAU_CHECK(*dset >= 0, MOREAU_ERR_INPUT, "%s: cannot open dataset %s", path, name);
+  space = H5Dget_space(*dset);
+  shape[0] = shape[1] = 0;
+  *rank = space >= 0 ? H5Sget_simple_extent_ndims(space) : -1;
+  if (*rank == 1 || *rank == 2) H5Sget_simple_extent_dims(space, shape, NULL);
+  if (space >= 0) H5Sclose(space);
+  if (*rank != 1 && *rank != 2) {
+    H5Dclose(*dset);
+    MOREAU_FAIL(MOREAU_ERR_INPUT, "%s: dataset %s is not a table", path, name);
+  }
+  return MOREAU_SUCCESS;
+}
+
+moreau_err io_h5_dataset_rows(hid_t loc, const char *name, int64_t *rows, const char *path)
+{
+  hid_t dset;
+  hsize_t shape[2];
+  int rank;
+  MOREAU_CALL(open_dataset(loc, name, &dset, shape, &rank, path));
+  H5Dclose(dset);
+  *rows = (int64_t)shape[0];
+  return MOREAU_SUCCESS;
+}
+
+moreau_err io_h5_read_rows(hid_t loc, const char *name, hid_t mem_type, int64_t n_global, int64_t offset,
+                           int64_t n_local, int ncols, void *data, const char *path)
+{
+  int rank;
+  hsize_t shape[2], count[2] = {(hsize_t)n_local, (hsize_t)ncols};
+  hid_t dset, fspace, mspace, dxpl;
+  static char empty;
+  int ok;
+  MOREAU_CALL(open_dataset(loc, name, &dset, shape, &rank, path));
+  if (rank != (ncols > 0 ? 2 : 1) || shape[0] != (hsize_t)n_global || (ncols > 0 && shape[1] != (hsize_t)ncols)) {
+    H5Dclose(dset);
+    MOREAU_FAIL(MOREAU_ERR_INPUT, "%s: dataset %s should have %lld rows of %d values", path, name, (long long)n_global,
+                ncols > 0 ? ncols : 1);
+  }
+  fspace = H5Dget_space(dset);
+  mspace = H5Screate_simple(ncols > 0 ? 2 : 1, count, NULL);
+  dxpl = collective_dxpl();
+  ok = fspace >= 0 && mspace >= 0 && dxpl >= 0;
+  ok = ok && (n_global == 0 || select_rows(fspace, mspace, offset, n_local, ncols));
+  ok = ok && (n_global == 0 || H5Dread(dset, mem_type, mspace, fspace, dxpl, n_local ? data : (void *)&empty) >= 0);
+  close_all(dset, fspace, mspace, dxpl);
+  MOREAU_CHECK(ok, MOREAU_ERR_IO, "%s: cannot read dataset %s", path, name);
+  return MOREAU_SUCCESS;
+}
+
+moreau_err io_h5_write_attr(hid_t obj, const char *name, hid_t file_type, hid_t mem_type, const void *value,
+                            const char *path)
+{
+  hid_t space = H5Screate(H5S_SCALAR), attr = -1;
+  int ok = space >= 0;
+  if (ok) attr = H5Acreate2(obj, name, file_type, space, H5P_DEFAULT, H5P_DEFAULT);
+  ok = ok && attr >= 0 && H5Awrite(attr, mem_type, value) >= 0;
+  if (attr >= 0) H5Aclose(attr);
+  if (space >= 0) H5Sclose(space);
+  MOREAU_CHECK(ok, MOREAU_ERR_IO, "%s: cannot write attribute %s", path, name);
+  return MOREAU_SUCCESS;
+}
+
+moreau_err io_h5_read_attr(hid_t obj, const char *name, hid_t mem_type, void *value, const char *path)
+{
+  hid_t attr, space;
+  int ok;
+  MOREAU_CHECK(H5Aexists(obj, name) > 0, MOREAU_ERR_INPUT, "%s: no attribute %s (not a moreau snapshot?)", path, name);
+  attr = H5Aopen(obj, name, H5P_DEFAULT);
+  space = attr >= 0 ? H5Aget_space(attr) : -1;
+  /* Only a single value fits in *value. */
+  ok = space >= 0 && H5Sget_simple_extent_npoints(space) == 1 && H5Aread(attr, mem_type, value) >= 0;
+  if (space >= 0) H5Sclose(space);
+  if (attr >= 0) H5Aclose(attr);
+  MOREAU_CHECK(ok, MOREAU_ERR_INPUT, "%s: cannot read attribute %s", path, name);
+  return MOREAU_SUCCESS;
+}

@@ -1,0 +1,245 @@
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io_private.h"
+
+/* XDMF descriptions of the snapshots, for ParaView (both its XDMF and XDMF3
+ * readers) and VisIt. Each snapshot gets snap_<step>.xmf beside its .h5,
+ * referring to it by file name only so the folder can be moved. The time
+ * collection <dir>/snapshots.xmf repeats each snapshot's grids with paths
+ * through snapshots/ rather than xi:include-ing the per-snapshot files, because
+ * readers resolve HDF5 paths relative to the top-level file, which would break
+ * the file-name-only references of included files.
+ *
+ * The collection is rebuilt on every write by scanning the snapshots folder
+ * instead of being kept in memory: that way it survives restarts (a restarted
+ * run still lists the snapshots written before it), works for several sims in
+ * one process, and never lists a snapshot that is not complete, because a
+ * snapshot's .xmf is renamed into place only after its .h5. Snapshots with a
+ * step beyond the current one are left out: they belong to an earlier run in
+ * the same folder and will be overwritten as this run reaches them. Each
+ * per-snapshot file starts with a comment holding its metadata, which is what
+ * the scan reads back. */
+
+#define META_TAG "moreau snapshot:"
+
+static void put_item(FILE *f, int ind, const char *dims, const char *number_type, int precision, const char *h5,
+                     const char *dataset)
+{
+  fprintf(f, "%*s<DataItem Dimensions=\"%s\" NumberType=\"%s\" Precision=\"%d\" Format=\"HDF\">%s:%s</DataItem>\n", ind,
+          "", dims, number_type, precision, h5, dataset);
+}
+
+static void put_attribute(FILE *f, int ind, const char *name, const char *type, const char *center, const char *dims,
+                          const char *number_type, int precision, const char *h5, const char *dataset)
+{
+  fprintf(f, "%*s<Attribute Name=\"%s\" AttributeType=\"%s\" Center=\"%s\">\n", ind, "", name, type, center);
+  put_item(f, ind + 2, dims, number_type, precision, h5, dataset);
+  fprintf(f, "%*s</Attribute>\n", ind, "");
+}
+
+static void put_particles(FILE *f, int ind, const char *h5, int64_t n)
+{
+  char n1[32], n3[48];
+  snprintf(n1, sizeof(n1), "%" PRId64, n);
+  snprintf(n3, sizeof(n3), "%" PRId64 " 3", n);
+  fprintf(f, "%*s<Grid Name=\"particles\" GridType=\"Uniform\">\n", ind, "");
+  fprintf(f, "%*s<Topology TopologyType=\"Polyvertex\" NumberOfElements=\"%s\" NodesPerElement=\"1\">\n", ind + 2, "",
+          n1);
+  put_item(f, ind + 4, n1, "Int", 8, h5, "/bodies/connectivity");
+  fprintf(f, "%*s</Topology>\n", ind + 2, "");
+  fprintf(f, "%*s<Geometry GeometryType=\"XYZ\">\n", ind + 2, "");
+  put_item(f, ind + 4, n3, "Float", 8, h5, "/bodies/position");
+  fprintf(f, "%*s</Geometry>\n", ind + 2, "");
+  put_attribute(f, ind + 2, "radius", "Scalar", "Node", n1, "Float", 8, h5, "/bodies/radius");
+  put_attribute(f, ind + 2, "velocity", "Vector", "Node", n3, "Float", 8, h5, "/bodies/velocity");
+  put_attribute(f, ind + 2, "angular_velocity", "Vector", "Node", n3, "Float", 8, h5, "/bodies/angular_velocity");
+  put_attribute(f, ind + 2, "gid", "Scalar", "Node", n1, "Int", 8, h5, "/bodies/gid");
+  put_attribute(f, ind + 2, "material", "Scalar", "Node", n1, "Int", 4, h5, "/bodies/material");
+  put_attribute(f, ind + 2, "fixed", "Scalar", "Node", n1, "Int", 4, h5, "/bodies/fixed");
+  fprintf(f, "%*s</Grid>\n", ind, "");
+}
+
+/* The force network: one line segment per contact, between the centres of
+ * the two bodies (or from the body to the contact point on a wall). */
+static void put_contacts(FILE *f, int ind, const char *h5, int64_t n)
+{
+  char n1[32], n2[48], n3[48], e3[48];
+  snprintf(n1, sizeof(n1), "%" PRId64, n);
+  snprintf(n2, sizeof(n2), "%" PRId64 " 2", n);
+  snprintf(n3, sizeof(n3), "%" PRId64 " 3", n);
+  snprintf(e3, sizeof(e3), "%" PRId64 " 3", 2 * n);
+  fprintf(f, "%*s<Grid Name=\"contacts\" GridType=\"Uniform\">\n", ind, "");
+  fprintf(f, "%*s<Topology TopologyType=\"Polyline\" NumberOfElements=\"%s\" NodesPerElement=\"2\">\n", ind + 2, "",
+          n1);
+  put_item(f, ind + 4, n2, "Int", 8, h5, "/contacts/connectivity");
+  fprintf(f, "%*s</Topology>\n", ind + 2, "");
+  fprintf(f, "%*s<Geometry GeometryType=\"XYZ\">\n", ind + 2, "");
+  put_item(f, ind + 4, e3, "Float", 8, h5, "/contacts/endpoints");
+  fprintf(f, "%*s</Geometry>\n", ind + 2, "");
+  put_attribute(f, ind + 2, "normal_force", "Scalar", "Cell", n1, "Float", 8, h5, "/contacts/normal_force");
+  put_attribute(f, ind + 2, "tangential_force", "Scalar", "Cell", n1, "Float", 8, h5, "/contacts/tangential_force");
+  put_attribute(f, ind + 2, "normal", "Vector", "Cell", n3, "Float", 8, h5, "/contacts/normal");
+  fprintf(f, "%*s</Grid>\n", ind, "");
+}
+
+/* One snapshot as a spatial collection of its non-empty grids (XDMF readers
+ * reject zero-sized data items). prefix locates the .h5 from the XDMF file. */
+static moreau_err put_snapshot(FILE *f, int ind, const char *prefix, const io_snapshot_meta *m)
+{
+  char name[IO_PATH_MAX], h5[IO_PATH_MAX];
+  MOREAU_CALL(io_snapshot_name(name, m->step, ".h5"));
+  MOREAU_CALL(io_path(h5, "%s%s", prefix, name));
+  fprintf(f, "%*s<Grid Name=\"step_%06" PRId64 "\" GridType=\"Collection\" CollectionType=\"Spatial\">\n", ind, "",
+          m->step);
+  fprintf(f, "%*s<Time Value=\"%.17g\"/>\n", ind + 2, "", m->time);
+  if (m->n_bodies > 0) put_particles(f, ind + 2, h5, m->n_bodies);
+  if (m->n_contacts > 0) put_contacts(f, ind + 2, h5, m->n_contacts);
+  fprintf(f, "%*s</Grid>\n", ind, "");
+  return MOREAU_SUCCESS;
+}
+
+static void put_header(FILE *f)
+{
+  fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+  fprintf(f, "<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n");
+}
+
+static moreau_err open_for_writing(const char *path, FILE **f)
+{
+  *f = fopen(path, "w");
+  MOREAU_CHECK(*f, MOREAU_ERR_IO, "%s: cannot open for writing (%s)", path, strerror(errno));
+  return MOREAU_SUCCESS;
+}
+
+/* Closes a file written under tmp and gives it its final name, so a reader
+ * (or a crash) never sees half of it. */
+static moreau_err finish_file(FILE *f, const char *tmp, const char *path)
+{
+  int bad = ferror(f);
+  bad |= fclose(f) != 0;
+  MOREAU_CHECK(!bad, MOREAU_ERR_IO, "%s: write failed (%s)", tmp, strerror(errno));
+  MOREAU_CHECK(rename(tmp, path) == 0, MOREAU_ERR_IO, "%s: cannot rename to %s (%s)", tmp, path, strerror(errno));
+  return MOREAU_SUCCESS;
+}
+
+moreau_err io_xdmf_write_snapshot(const char *snap_dir, const io_snapshot_meta *meta)
+{
+  char name[IO_PATH_MAX], path[IO_PATH_MAX], tmp[IO_PATH_MAX];
+  FILE *f;
+  moreau_err err;
+  MOREAU_CALL(io_snapshot_name(name, meta->step, ".xmf"));
+  MOREAU_CALL(io_path(path, "%s/%s", snap_dir, name));
+  MOREAU_CALL(io_path(tmp, "%s.tmp", path));
+  MOREAU_CALL(open_for_writing(tmp, &f));
+  put_header(f);
+  fprintf(f, "<!-- " META_TAG " step=%" PRId64 " time=%.17g dim=%d n_bodies=%" PRId64 " n_contacts=%" PRId64 " -->\n",
+          meta->step, meta->time, meta->dim, meta->n_bodies, meta->n_contacts);
+  fprintf(f, "<Xdmf Version=\"3.0\">\n  <Domain>\n");
+  err = put_snapshot(f, 4, "", meta);
+  fprintf(f, "  </Domain>\n</Xdmf>\n");
+  if (err) {
+    fclose(f);
+    MOREAU_CALL(err);
+  }
+  MOREAU_CALL(finish_file(f, tmp, path));
+  return MOREAU_SUCCESS;
+}
+
+/* Step of a file named snap_<digits>.xmf; 0 for any other name. */
+static int snapshot_step(const char *name, int64_t *step)
+{
+  const char *digits = name + 5;
+  char *end;
+  if (strncmp(name, "snap_", 5) != 0 || digits[0] < '0' || digits[0] > '9') return 0;
+  errno = 0;
+  *step = strtoll(digits, &end, 10);
+  return errno == 0 && strcmp(end, ".xmf") == 0;
+}
+
+/* Metadata from the comment a snapshot's .xmf starts with; 0 if the file is
+ * not one of ours. */
+static int read_meta(const char *path, io_snapshot_meta *m)
+{
+  char line[512];
+  int found = 0;
+  FILE *f = fopen(path, "r");
+  if (!f) return 0;
+  for (int i = 0; i < 4 && !found && fgets(line, sizeof(line), f); i++) {
+    const char *tag = strstr(line, META_TAG);
+    found = tag &&
+            sscanf(tag + strlen(META_TAG), " step=%" SCNd64 " time=%lf dim=%d n_bodies=%" SCNd64 " n_contacts=%" SCNd64,
+                   &m->step, &m->time, &m->dim, &m->n_bodies, &m->n_contacts) == 5;
+  }
+  fclose(f);
+  return found;
+}
+
+static int cmp_step(const void *pa, const void *pb)
+{
+  const io_snapshot_meta *a = pa, *b = pb;
+  return (a->step > b->step) - (a->step < b->step);
+}
+
+static moreau_err scan_snapshots(const char *snap_dir, int64_t last_step, io_snapshot_meta **list, size_t *count)
+{
+  DIR *d = opendir(snap_dir);
+  struct dirent *e;
+  size_t cap = 0;
+  moreau_err err = MOREAU_SUCCESS;
+  MOREAU_CHECK(d, MOREAU_ERR_IO, "%s: cannot list (%s)", snap_dir, strerror(errno));
+  *list = NULL;
+  *count = 0;
+  while (!err && (e = readdir(d))) {
+    char path[IO_PATH_MAX];
+    int64_t step;
+    io_snapshot_meta m;
+    if (!snapshot_step(e->d_name, &step) || step > last_step) continue;
+    err = io_path(path, "%s/%s", snap_dir, e->d_name);
+    if (err || !read_meta(path, &m) || m.step != step) continue;
+    if (*count == cap) {
+      cap = cap ? 2 * cap : 64;
+      err = moreau_realloc(cap * sizeof(**list), list);
+    }
+    if (!err) (*list)[(*count)++] = m;
+  }
+  closedir(d);
+  MOREAU_CALL(err);
+  qsort(*list, *count, sizeof(**list), cmp_step);
+  return MOREAU_SUCCESS;
+}
+
+moreau_err io_xdmf_write_collection(const char *dir, int64_t last_step)
+{
+  char snap_dir[IO_PATH_MAX], path[IO_PATH_MAX], tmp[IO_PATH_MAX];
+  io_snapshot_meta *list;
+  size_t count = 0;
+  FILE *f;
+  moreau_err err = MOREAU_SUCCESS;
+  MOREAU_CALL(io_path(snap_dir, "%s/snapshots", dir));
+  MOREAU_CALL(io_path(path, "%s/snapshots.xmf", dir));
+  MOREAU_CALL(io_path(tmp, "%s.tmp", path));
+  MOREAU_CALL(scan_snapshots(snap_dir, last_step, &list, &count));
+  err = open_for_writing(tmp, &f);
+  if (err) {
+    moreau_free(&list);
+    MOREAU_CALL(err);
+  }
+  put_header(f);
+  fprintf(f, "<Xdmf Version=\"3.0\">\n  <Domain>\n");
+  fprintf(f, "    <Grid Name=\"snapshots\" GridType=\"Collection\" CollectionType=\"Temporal\">\n");
+  for (size_t i = 0; i < count && !err; i++)
+    err = put_snapshot(f, 6, "snapshots/", &list[i]);
+  fprintf(f, "    </Grid>\n  </Domain>\n</Xdmf>\n");
+  moreau_free(&list);
+  if (err) {
+    fclose(f);
+    MOREAU_CALL(err);
+  }
+  MOREAU_CALL(finish_file(f, tmp, path));
+  return MOREAU_SUCCESS;
+}

@@ -1,0 +1,66 @@
+#include <math.h>
+
+#include "moreau/log.h"
+#include "part_private.h"
+
+/* Sends every owned body to the owner of its cell and every history entry
+ * after its body (through the directory for entries whose body is not here
+ * when orphans > 0 anywhere). */
+static moreau_err redistribute(moreau_part *part, moreau_bodies *b, moreau_contacts *history,
+                               const moreau_lid *hist_lid, int64_t global_orphans)
+{
+  int *body_dest, *hist_dest;
+  moreau_lid n_hist = history ? history->n : 0;
+  int64_t sent;
+  moreau_log_begin(MOREAU_EV_MIGRATE);
+  MOREAU_CALL(moreau_malloc((size_t)b->n_owned * sizeof(int), &body_dest));
+  MOREAU_CALL(moreau_malloc((size_t)n_hist * sizeof(int), &hist_dest));
+  for (moreau_lid i = 0; i < b->n_owned; i++)
+    body_dest[i] = part->cell_rank[part_grid_cell(&part->grid, &b->x[3 * i])];
+  for (moreau_lid j = 0; j < n_hist; j++)
+    hist_dest[j] = hist_lid[j] >= 0 ? body_dest[hist_lid[j]] : -1;
+  if (global_orphans > 0) MOREAU_CALL(part_history_route(part, b, body_dest, history, &hist_dest));
+  MOREAU_CALL(part_migrate(part, b, body_dest, history, hist_dest, &sent));
+  MOREAU_MPI_CALL(MPI_Allreduce(&sent, &part->stats.migrated, 1, MPI_INT64_T, MPI_SUM, part->comm));
+  moreau_free(&body_dest);
+  moreau_free(&hist_dest);
+  moreau_log_end(MOREAU_EV_MIGRATE);
+  return MOREAU_SUCCESS;
+}
+
+moreau_err moreau_part_setup(moreau_part *part, moreau_bodies *b, moreau_contacts *history, double margin)
+{
+  moreau_lid *hist_lid;
+  int64_t orphans, global_orphans;
+  MOREAU_CHECK(margin >= 0.0 && isfinite(margin), MOREAU_ERR_INPUT, "partition margin must be >= 0, got %g", margin);
+  part->margin = margin;
+  part->ncomp = b->dim == 2 ? 3 : 6;
+  MOREAU_CALL(part_partition(part, b, history));
+  MOREAU_CALL(part_history_lids(b, history, &hist_lid, &orphans));
+  MOREAU_MPI_CALL(MPI_Allreduce(&orphans, &global_orphans, 1, MPI_INT64_T, MPI_SUM, part->comm));
+  MOREAU_CALL(redistribute(part, b, history, hist_lid, global_orphans));
+  moreau_free(&hist_lid);
+  part->ready = 1;
+  return MOREAU_SUCCESS;
+}
+
+moreau_err moreau_part_update(moreau_part *part, moreau_bodies *b, moreau_contacts *history, moreau_lid n_contacts)
+{
+  moreau_lid *hist_lid;
+  int64_t local[2], sum[2], max_work;
+  double mean;
+  MOREAU_CHECK(part->ready, MOREAU_ERR_INTERNAL, "moreau_part_update called before moreau_part_setup");
+  MOREAU_CALL(part_history_lids(b, history, &hist_lid, &local[1]));
+  local[0] = (int64_t)b->n_owned + n_contacts;
+  MOREAU_MPI_CALL(MPI_Allreduce(local, sum, 2, MPI_INT64_T, MPI_SUM, part->comm));
+  MOREAU_MPI_CALL(MPI_Allreduce(&local[0], &max_work, 1, MPI_INT64_T, MPI_MAX, part->comm));
+  mean = (double)sum[0] / part->size;
+  part->stats.imbalance = mean > 0.0 ? (double)max_work / mean : 1.0;
+  if (part->size > 1 && part->stats.imbalance > part->threshold) {
+    MOREAU_CALL(part_partition(part, b, history));
+    part->stats.repartitions++;
+  }
+  MOREAU_CALL(redistribute(part, b, history, hist_lid, sum[1]));
+  moreau_free(&hist_lid);
+  return MOREAU_SUCCESS;
+}

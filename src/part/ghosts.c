@@ -1,0 +1,138 @@
+#include <math.h>
+
+#include "moreau/log.h"
+#include "part_private.h"
+
+/* The ghost box is grown by a relative hair so that a pair whose gap is
+ * below the cutoff by less than a rounding error is still covered. */
+#define PART_GHOST_SLACK 1e-9
+
+typedef struct {
+  const moreau_bodies *b;
+  const moreau_lid *lid;
+} ghost_source;
+
+static void pack_ghost(const void *obj, moreau_lid k, double *rec)
+{
+  const ghost_source *s = obj;
+  moreau_body body;
+  moreau_bodies_get(s->b, s->lid[k], &body);
+  moreau_body_pack(&body, rec);
+}
+
+/* (rank, lid) pairs: owned body lid is copied to rank. Bodies are visited in
+ * gid order, so each rank's list is in gid order; a stamp per rank sends
+ * each body at most once to each rank. */
+static moreau_err ghost_pairs(const moreau_part *part, const moreau_bodies *b, double cutoff, moreau_lid *n_pairs,
+                              int **rank, moreau_lid **lid)
+{
+  const part_grid *g = &part->grid;
+  part_gid_lid *order;
+  moreau_lid *stamp, n = 0, cap = 0;
+  int32_t stride[3] = {1, g->n[0], g->n[0] * g->n[1]};
+  *rank = NULL;
+  *lid = NULL;
+  MOREAU_CALL(part_gid_index(b, &order));
+  MOREAU_CALL(moreau_malloc((size_t)part->size * sizeof(moreau_lid), &stamp));
+  for (int r = 0; r < part->size; r++)
+    stamp[r] = -1;
+  for (moreau_lid k = 0; k < b->n_owned; k++) {
+    moreau_lid i = order[k].lid;
+    int lo[3], hi[3];
+    part_grid_range(g, &b->x[3 * i], (b->radius[i] + cutoff) * (1.0 + PART_GHOST_SLACK), lo, hi);
+    for (int c2 = lo[2]; c2 <= hi[2]; c2++)
+      for (int c1 = lo[1]; c1 <= hi[1]; c1++)
+        for (int c0 = lo[0]; c0 <= hi[0]; c0++) {
+          int r = part->cell_rank[c0 + c1 * stride[1] + c2 * stride[2]];
+          if (r == part->rank || stamp[r] == k) continue;
+          stamp[r] = k;
+          if (n == cap) {
+            cap = cap ? 2 * cap : 1024;
+            MOREAU_CALL(moreau_realloc((size_t)cap * sizeof(int), rank));
+            MOREAU_CALL(moreau_realloc((size_t)cap * sizeof(moreau_lid), lid));
+          }
+          (*rank)[n] = r;
+          (*lid)[n] = i;
+          n++;
+        }
+  }
+  moreau_free(&stamp);
+  moreau_free(&order);
+  *n_pairs = n;
+  return MOREAU_SUCCESS;
+}
+
+/* Ghosts from each owner are contiguous (they arrive grouped by source
+ * rank), so the receive plan is one run per owner. */
+static moreau_err receive_plan(moreau_part *part, const int *recv_count)
+{
+  part_plan *p = &part->ghost_recv;
+  moreau_lid g = 0;
+  part_plan_free(p);
+  for (int r = 0; r < part->size; r++)
+    if (recv_count[2 * r]) p->n_rank++;
+  MOREAU_CALL(moreau_malloc((size_t)p->n_rank * sizeof(int), &p->rank));
+  MOREAU_CALL(moreau_malloc(((size_t)p->n_rank + 1) * sizeof(int), &p->offset));
+  MOREAU_CALL(moreau_malloc((size_t)part->n_ghost * sizeof(moreau_lid), &p->index));
+  MOREAU_CALL(moreau_realloc((size_t)part->n_ghost * sizeof(int), &part->ghost_owner));
+  p->offset[0] = 0;
+  for (int r = 0, k = 0; r < part->size; r++) {
+    if (!recv_count[2 * r]) continue;
+    p->rank[k] = r;
+    p->offset[k + 1] = p->offset[k] + recv_count[2 * r];
+    for (; g < p->offset[k + 1]; g++) {
+      p->index[g] = g;
+      part->ghost_owner[g] = r;
+    }
+    k++;
+  }
+  return MOREAU_SUCCESS;
+}
+
+moreau_err moreau_part_ghosts(moreau_part *part, moreau_bodies *b, double cutoff)
+{
+  int size = part->size;
+  int *pair_rank, *count;
+  moreau_lid *pair_lid, n_pairs = 0;
+  double *recv;
+  int64_t n_recv;
+  moreau_body body;
+  ghost_source src;
+  MOREAU_CHECK(part->ready, MOREAU_ERR_INTERNAL, "moreau_part_ghosts called before moreau_part_setup");
+  MOREAU_CHECK(cutoff >= 0.0 && isfinite(cutoff), MOREAU_ERR_INPUT, "ghost cutoff must be >= 0, got %g", cutoff);
+  moreau_log_begin(MOREAU_EV_MIGRATE);
+  part->iface_valid = 0;
+  moreau_bodies_clear_ghosts(b);
+  MOREAU_CALL(ghost_pairs(part, b, cutoff, &n_pairs, &pair_rank, &pair_lid));
+  MOREAU_CALL(part_plan_from_pairs(&part->ghost_send, size, n_pairs, pair_rank, pair_lid));
+
+  MOREAU_CALL(moreau_calloc(4 * (size_t)size, sizeof(int), &count));
+  for (int k = 0; k < part->ghost_send.n_rank; k++)
+    count[2 * part->ghost_send.rank[k]] = part->ghost_send.offset[k + 1] - part->ghost_send.offset[k];
+  MOREAU_MPI_CALL(MPI_Alltoall(count, 2, MPI_INT, count + 2 * size, 2, MPI_INT, part->comm));
+  src.b = b;
+  src.lid = part->ghost_send.index;
+  /* The plan's entries are already grouped by rank: pack them in plan order
+   * with their ranks expanded alongside. */
+  for (int k = 0, at = 0; k < part->ghost_send.n_rank; k++)
+    for (; at < part->ghost_send.offset[k + 1]; at++)
+      pair_rank[at] = part->ghost_send.rank[k];
+  MOREAU_CALL(part_exchange_records(part, count, 0, MOREAU_BODY_RECORD, n_pairs, pair_rank, part->rank, &src,
+                                    pack_ghost, &recv, &n_recv));
+  MOREAU_CHECK((int64_t)b->n_owned + n_recv <= INT32_MAX, MOREAU_ERR_RUNTIME, "ghosts: more than 2^31 local bodies");
+  MOREAU_CALL(moreau_bodies_reserve(b, (moreau_lid)(b->n_owned + n_recv)));
+  for (int64_t k = 0; k < n_recv; k++) {
+    moreau_body_unpack(&recv[k * MOREAU_BODY_RECORD], &body);
+    MOREAU_CALL(moreau_bodies_push_ghost(b, &body));
+  }
+  part->n_ghost = b->n_ghost;
+  part->ghost_n_owned = b->n_owned;
+  MOREAU_CALL(receive_plan(part, count + 2 * size));
+  part->ghosts_valid = 1;
+  moreau_free(&recv);
+  moreau_free(&count);
+  moreau_free(&pair_rank);
+  moreau_free(&pair_lid);
+  moreau_log_end(MOREAU_EV_MIGRATE);
+  return MOREAU_SUCCESS;
+}

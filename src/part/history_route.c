@@ -1,0 +1,131 @@
+#include <string.h>
+
+#include "part_private.h"
+
+static int sorted_by_gid_a(const moreau_bodies *b, const moreau_contacts *history)
+{
+  for (moreau_lid i = 1; i < b->n_owned; i++)
+    if (b->gid[i - 1] >= b->gid[i]) return 0;
+  for (moreau_lid j = 1; j < history->n; j++)
+    if (history->gid_a[j - 1] > history->gid_a[j]) return 0;
+  return 1;
+}
+
+moreau_err part_history_lids(const moreau_bodies *b, const moreau_contacts *history, moreau_lid **lid,
+                             int64_t *n_orphans)
+{
+  part_gid_lid *index;
+  moreau_lid n = history ? history->n : 0;
+  *n_orphans = 0;
+  MOREAU_CALL(moreau_malloc((size_t)n * sizeof(moreau_lid), lid));
+  if (n == 0) return MOREAU_SUCCESS;
+  /* After every update both lists are sorted: one merge walk then. */
+  if (sorted_by_gid_a(b, history)) {
+    for (moreau_lid j = 0, i = 0; j < n; j++) {
+      while (i < b->n_owned && b->gid[i] < history->gid_a[j])
+        i++;
+      (*lid)[j] = i < b->n_owned && b->gid[i] == history->gid_a[j] ? i : -1;
+      if ((*lid)[j] < 0) (*n_orphans)++;
+    }
+    return MOREAU_SUCCESS;
+  }
+  MOREAU_CALL(part_gid_index(b, &index));
+  for (moreau_lid j = 0; j < n; j++) {
+    (*lid)[j] = part_gid_find(index, b->n_owned, history->gid_a[j]);
+    if ((*lid)[j] < 0) (*n_orphans)++;
+  }
+  moreau_free(&index);
+  return MOREAU_SUCCESS;
+}
+
+/* The directory spreads "gid -> new owner" over the ranks by gid, so that
+ * an entry whose body is elsewhere finds it in two exchanges without any
+ * rank holding a global table. */
+static int directory_rank(moreau_gid gid, int size)
+{
+  int64_t r = gid % size;
+  return (int)(r < 0 ? r + size : r);
+}
+
+typedef struct {
+  const moreau_bodies *b;
+  const int *body_dest;
+} directory_source;
+
+static void pack_directory(const void *obj, moreau_lid i, double *rec)
+{
+  const directory_source *d = obj;
+  memcpy(&rec[0], &d->b->gid[i], sizeof(double));
+  rec[1] = (double)d->body_dest[i];
+}
+
+static void pack_history(const void *obj, moreau_lid i, double *rec) { part_history_pack(obj, i, rec); }
+
+moreau_err part_history_route(moreau_part *part, const moreau_bodies *b, const int *body_dest, moreau_contacts *history,
+                              int **dest)
+{
+  int size = part->size;
+  int *count, *dir_dest, *orphan_dest;
+  char *keep;
+  double *dir_recv, *orphan_recv;
+  int64_t n_dir, n_orphan;
+  moreau_lid n_hist = history ? history->n : 0, kept = 0;
+  part_gid_lid *directory;
+  directory_source src = {b, body_dest};
+
+  MOREAU_CALL(moreau_calloc(4 * (size_t)size, sizeof(int), &count));
+  MOREAU_CALL(moreau_malloc((size_t)b->n_owned * sizeof(int), &dir_dest));
+  MOREAU_CALL(moreau_malloc((size_t)n_hist * sizeof(int), &orphan_dest));
+  for (moreau_lid i = 0; i < b->n_owned; i++) {
+    dir_dest[i] = directory_rank(b->gid[i], size);
+    count[2 * dir_dest[i]]++;
+  }
+  for (moreau_lid j = 0; j < n_hist; j++) {
+    orphan_dest[j] = (*dest)[j] < 0 ? directory_rank(history->gid_a[j], size) : -1;
+    if (orphan_dest[j] >= 0) count[2 * orphan_dest[j] + 1]++;
+  }
+  MOREAU_MPI_CALL(MPI_Alltoall(count, 2, MPI_INT, count + 2 * size, 2, MPI_INT, part->comm));
+  MOREAU_CALL(
+      part_exchange_records(part, count, 0, 2, b->n_owned, dir_dest, -1, &src, pack_directory, &dir_recv, &n_dir));
+  MOREAU_CALL(part_exchange_records(part, count, 1, PART_HISTORY_RECORD, n_hist, orphan_dest, -1, history, pack_history,
+                                    &orphan_recv, &n_orphan));
+  moreau_free(&dir_dest);
+  moreau_free(&count);
+
+  /* Drop the orphans sent away, keeping dest aligned with the history. */
+  if (history) {
+    MOREAU_CALL(moreau_malloc((size_t)n_hist, &keep));
+    for (moreau_lid j = 0; j < n_hist; j++) {
+      keep[j] = orphan_dest[j] < 0;
+      if (keep[j]) (*dest)[kept++] = (*dest)[j];
+    }
+    part_history_compact(history, keep);
+    moreau_free(&keep);
+  }
+  moreau_free(&orphan_dest);
+
+  /* The directory's pairs carry the new owner rank in the lid field. */
+  MOREAU_CALL(moreau_malloc((size_t)n_dir * sizeof(*directory), &directory));
+  for (int64_t k = 0; k < n_dir; k++) {
+    memcpy(&directory[k].gid, &dir_recv[2 * k], sizeof(moreau_gid));
+    directory[k].lid = (moreau_lid)dir_recv[2 * k + 1];
+  }
+  moreau_free(&dir_recv);
+  part_gid_sort(directory, (moreau_lid)n_dir);
+  /* An entry whose body no rank owns cannot warm-start anything: dropped. */
+  if (history) {
+    MOREAU_CALL(moreau_realloc(((size_t)history->n + (size_t)n_orphan) * sizeof(int), dest));
+    for (int64_t k = 0; k < n_orphan; k++) {
+      moreau_gid ga;
+      int to;
+      memcpy(&ga, &orphan_recv[k * PART_HISTORY_RECORD], sizeof(ga));
+      to = part_gid_find(directory, (moreau_lid)n_dir, ga);
+      if (to < 0) continue;
+      MOREAU_CALL(part_history_push_record(history, &orphan_recv[k * PART_HISTORY_RECORD]));
+      (*dest)[history->n - 1] = to;
+    }
+  }
+  moreau_free(&directory);
+  moreau_free(&orphan_recv);
+  return MOREAU_SUCCESS;
+}

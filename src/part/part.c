@@ -1,0 +1,78 @@
+#include <string.h>
+
+#include "part_private.h"
+
+const moreau_option_spec moreau_part_options[] = {
+    {"-part_type", "<metis|block>", "metis",
+     "split of the cell grid over the ranks: METIS k-way on the cell graph, or weighted blocks along the longest axis"},
+    {"-part_imbalance", "<real>", "1.2",
+     "repartition when max/mean of per-rank work (owned bodies + contacts) exceeds this (>= 1)"},
+    {"-part_cell_size", "<real>", "0", "edge of the partition cells; 0: twice the largest radius"},
+    {NULL, NULL, NULL, NULL}};
+
+moreau_err moreau_part_create(MPI_Comm comm, moreau_part **part)
+{
+  moreau_part *p;
+  MOREAU_CALL(moreau_calloc(1, sizeof(*p), &p));
+  p->comm = comm;
+  MOREAU_MPI_CALL(MPI_Comm_rank(comm, &p->rank));
+  MOREAU_MPI_CALL(MPI_Comm_size(comm, &p->size));
+  p->type = MOREAU_PART_METIS;
+  p->threshold = 1.2;
+  p->stats.imbalance = 1.0;
+  *part = p;
+  return MOREAU_SUCCESS;
+}
+
+moreau_err moreau_part_destroy(moreau_part **part)
+{
+  moreau_part *p = *part;
+  if (!p) return MOREAU_SUCCESS;
+  moreau_free(&p->cell_rank);
+  moreau_free(&p->ghost_owner);
+  part_plan_free(&p->ghost_send);
+  part_plan_free(&p->ghost_recv);
+  part_interface_free(p);
+  moreau_free(part);
+  return MOREAU_SUCCESS;
+}
+
+moreau_err moreau_part_set_from_options(moreau_part *part)
+{
+  static const char *const types[] = {"metis", "block", NULL};
+  int type;
+  double threshold, h;
+  MOREAU_CALL(moreau_option_enum("-part_type", types, &type));
+  MOREAU_CALL(moreau_option_real("-part_imbalance", &threshold));
+  MOREAU_CALL(moreau_option_real("-part_cell_size", &h));
+  MOREAU_CHECK(threshold >= 1.0, MOREAU_ERR_INPUT, "-part_imbalance must be >= 1 (max/mean of work), got %g",
+               threshold);
+  MOREAU_CHECK(h >= 0.0, MOREAU_ERR_INPUT, "-part_cell_size must be >= 0 (0: automatic), got %g", h);
+  part->type = type == 0 ? MOREAU_PART_METIS : MOREAU_PART_BLOCK;
+  part->threshold = threshold;
+  part->cell_size_option = h;
+  return MOREAU_SUCCESS;
+}
+
+void moreau_part_set_type(moreau_part *part, moreau_part_type type) { part->type = type; }
+
+void moreau_part_set_imbalance(moreau_part *part, double threshold) { part->threshold = threshold; }
+
+void moreau_part_set_cell_size(moreau_part *part, double h) { part->cell_size_option = h > 0.0 ? h : 0.0; }
+
+int moreau_part_ghost_owner(const moreau_part *part, moreau_lid i) { return part->ghost_owner[i]; }
+
+void moreau_part_get_stats(const moreau_part *part, moreau_part_stats *stats) { *stats = part->stats; }
+
+int moreau_part_rank_of_point(const moreau_part *part, const double x[3])
+{
+  return part->cell_rank[part_grid_cell(&part->grid, x)];
+}
+
+void moreau_part_get_grid(const moreau_part *part, double lo[3], double *h, int n[3], const int **cell_rank)
+{
+  memcpy(lo, part->grid.lo, sizeof(part->grid.lo));
+  *h = part->grid.h;
+  memcpy(n, part->grid.n, sizeof(part->grid.n));
+  *cell_rank = part->cell_rank;
+}

@@ -1,0 +1,166 @@
+#ifndef MOREAU_PART_PRIVATE_H
+#define MOREAU_PART_PRIVATE_H
+
+#include <stdint.h>
+
+#include "moreau/part.h"
+
+/* Every point-to-point message of the part module carries one of these tags,
+ * so that two exchanges in flight between the same ranks can never match
+ * each other's messages. (Migration and ghost records go by collectives.) */
+enum {
+  PART_TAG_TOUCHED = 7100, /* holder -> owner: which ghosts this rank's contacts touch */
+  PART_TAG_HOLDERS,        /* owner -> holder: number of holders of each of those ghosts */
+  PART_TAG_GATHER,         /* holder -> owner: copy velocities, every sweep */
+  PART_TAG_SCATTER         /* owner -> holder: averaged velocities, every sweep */
+};
+
+/* Capping the grid keeps the replicated cell map and the METIS graph small
+ * (a few MB) whatever the domain. */
+#define PART_MAX_CELLS (1 << 20)
+
+/* Doubles in one migrated history record: gid_a, gid_b (bit copies), point,
+ * force[3]. */
+#define PART_HISTORY_RECORD 6
+
+/* Uniform grid of cubic (square in 2D) cells. Positions outside are clamped
+ * to the edge cells, so every point has a cell. */
+typedef struct {
+  int dim;
+  double lo[3]; /* corner of cell (0, 0, 0) */
+  double h;     /* cell edge */
+  int n[3];     /* cells per axis; n[2] == 1 in 2D */
+  int32_t ncells;
+} part_grid;
+
+/* Local indices grouped by neighbour rank (CSR): entries of rank[r] are
+ * index[offset[r] .. offset[r+1]). Ranks are increasing. */
+typedef struct {
+  int n_rank;
+  int *rank;
+  int *offset; /* n_rank + 1 */
+  moreau_lid *index;
+} part_plan;
+
+struct moreau_part {
+  MPI_Comm comm; /* not owned */
+  int rank, size;
+  moreau_part_type type;
+  double threshold;        /* repartition when max/mean work exceeds it */
+  double cell_size_option; /* 0: twice the largest radius */
+  double margin;           /* widening of the bounding box, from setup */
+  int ready;               /* setup done */
+
+  part_grid grid;
+  int *cell_rank; /* grid.ncells entries, the same on every rank */
+
+  /* Ghost layer, from the last moreau_part_ghosts. ghost_send holds the owned
+   * lids copied to each rank (gid order); ghost_recv the ghost positions
+   * (0-based among ghosts) received from each owner. Both orders are the
+   * same on the two sides of a pair, which is what lets interface_build talk
+   * to neighbours without exchanging counts. */
+  int ghosts_valid;
+  moreau_lid ghost_n_owned, n_ghost;
+  int *ghost_owner;
+  part_plan ghost_send, ghost_recv;
+
+  /* Interface plan, from the last moreau_part_interface_build. Owned bodies
+   * touched by another rank get a slot s: iface_lid[s], iface_k[s] holders,
+   * iface_own[s] whether this rank is one of them. */
+  int iface_valid;
+  int ncomp; /* doubles per body in the average: 3 in 2D (vx, vy, wz), 6 in 3D */
+  moreau_lid n_iface;
+  moreau_lid *iface_lid;
+  int *iface_k;
+  char *iface_own;
+  double *iface_sum;
+  part_plan gather_send;  /* ghost lids of touched ghosts, per owner */
+  part_plan gather_recv;  /* interface slots, per holder, in the holder's order */
+  part_plan scatter_send; /* owned lids with >= 2 holders, per remote holder */
+  part_plan scatter_recv; /* ghost lids with >= 2 holders, per owner */
+  double *gather_sbuf, *gather_rbuf, *scatter_sbuf, *scatter_rbuf;
+  MPI_Request *requests;
+
+  moreau_part_stats stats;
+};
+
+/* part_plan.c */
+void part_plan_free(part_plan *p);
+/* Builds a plan from n (rank, index) pairs with ranks in [0, size): entries
+ * are grouped by rank, keeping their input order within a rank. */
+moreau_err part_plan_from_pairs(part_plan *p, int size, moreau_lid n, const int *rank, const moreau_lid *index);
+static inline moreau_lid part_plan_total(const part_plan *p) { return p->n_rank ? p->offset[p->n_rank] : 0; }
+
+/* cell_grid.c */
+/* Collective. Fits the grid to the global bounding box of the owned centres,
+ * widened by part->margin, with the cell size from the option or the
+ * largest radius. */
+moreau_err part_grid_build(moreau_part *part, const moreau_bodies *b);
+int32_t part_grid_cell(const part_grid *g, const double *x);
+/* Cell index range [lo, hi] per axis covering the box x +- r. */
+void part_grid_range(const part_grid *g, const double *x, double r, int lo[3], int hi[3]);
+
+/* partition.c */
+/* Collective. Rebuilds the grid and the cell map from the current bodies,
+ * weighting cells by bodies and by history entries of their bodies. */
+moreau_err part_partition(moreau_part *part, const moreau_bodies *b, const moreau_contacts *history);
+
+/* partition_metis.c, partition_block.c: not collective; cell_rank out. */
+moreau_err part_partition_metis(const part_grid *g, const int32_t *weight, int nparts, int *cell_rank);
+moreau_err part_partition_block(const part_grid *g, const int32_t *weight, int nparts, int *cell_rank);
+
+/* gid_index.c: sorted (gid, lid) pairs of the owned bodies, for lookups. */
+typedef struct {
+  moreau_gid gid;
+  moreau_lid lid;
+} part_gid_lid;
+moreau_err part_gid_index(const moreau_bodies *b, part_gid_lid **index);
+void part_gid_sort(part_gid_lid *index, moreau_lid n);
+/* The lid of gid, or -1. */
+moreau_lid part_gid_find(const part_gid_lid *index, moreau_lid n, moreau_gid gid);
+
+/* history_route.c */
+/* lid[j]: the owned body whose gid is history->gid_a[j], or -1 (an orphan,
+ * e.g. history read from a file slab that does not match the bodies'). */
+moreau_err part_history_lids(const moreau_bodies *b, const moreau_contacts *history, moreau_lid **lid,
+                             int64_t *n_orphans);
+/* Collective. dest[i] is the rank to send history entry i to, or -1 when its
+ * gid_a is not owned here. Entries with dest -1 on any rank are sent to the
+ * rank holding their body (found through a directory spread over the ranks
+ * by gid); they come back appended to this rank's history with their dest
+ * (or are dropped when no rank owns their gid_a). body_dest[i] is the rank
+ * every owned body goes to. *dest may be reallocated. */
+moreau_err part_history_route(moreau_part *part, const moreau_bodies *b, const int *body_dest, moreau_contacts *history,
+                              int **dest);
+
+/* exchange_records.c */
+typedef void (*part_pack_fn)(const void *obj, moreau_lid i, double *rec);
+/* Collective. One MPI_Alltoallv of fixed-size records of `record` doubles:
+ * item i goes to rank dest[i] (items with dest[i] == skip or < 0 stay),
+ * packed by pack(obj, i, rec). count[2 r + column] is the number of records
+ * sent to rank r, count[2 P + 2 r + column] the number received from it (as
+ * from an MPI_Alltoall of two counts per rank). Records to one rank keep
+ * their local order and arrive grouped by source rank in increasing order,
+ * in *recv (allocated here, *n_recv records). */
+moreau_err part_exchange_records(const moreau_part *part, const int *count, int column, int record, moreau_lid n_items,
+                                 const int *dest, int skip, const void *obj, part_pack_fn pack, double **recv,
+                                 int64_t *n_recv);
+
+/* migrate.c */
+/* Collective. Sends owned body i to body_dest[i] and history entry j to
+ * hist_dest[j]; keeps what stays, appends what arrives, sorts bodies by gid
+ * and history by key, and drops the ghosts. *n_sent is the number of bodies
+ * this rank sent away. */
+moreau_err part_migrate(moreau_part *part, moreau_bodies *b, const int *body_dest, moreau_contacts *history,
+                        const int *hist_dest, int64_t *n_sent);
+/* History entries as PART_HISTORY_RECORD doubles; push_record appends one
+ * with its key and force (the geometry zeroed, rebuilt by detection). */
+void part_history_pack(const moreau_contacts *c, moreau_lid i, double *rec);
+/* Keeps the entries with keep[i], in their order, with all their fields. */
+void part_history_compact(moreau_contacts *c, const char *keep);
+moreau_err part_history_push_record(moreau_contacts *c, const double *rec);
+
+/* interface_build.c: drops the interface plan (also marks it invalid). */
+void part_interface_free(moreau_part *part);
+
+#endif

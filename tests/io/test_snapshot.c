@@ -1,0 +1,619 @@
+/* HDF5 snapshots and their XDMF descriptions: a snapshot read back gives the
+ * bodies bit for bit whatever the rank counts, the contact and wall datasets
+ * hold what the sim had, the XDMF files are well-formed XML whose every
+ * reference names an existing dataset of the declared shape. */
+#include <check.h>
+#include <dirent.h>
+#include <hdf5.h>
+#include <inttypes.h>
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io_test_util.h"
+#include "moreau/io.h"
+#include "moreau/rng.h"
+#include "moreau/sim.h"
+
+static char tmpdir[256];
+static moreau_materials *materials;
+static int rank, size;
+
+/* Any finite double, from all bit patterns: subnormals, huge values, -0. */
+static double any_double(moreau_rng *r)
+{
+  double d;
+  do {
+    uint64_t u = moreau_rng_next(r);
+    memcpy(&d, &u, sizeof(d));
+  } while (!isfinite(d));
+  return d;
+}
+
+static double any_positive(moreau_rng *r)
+{
+  double d;
+  do
+    d = fabs(any_double(r));
+  while (!(d > 0));
+  return d;
+}
+
+static void random_body(moreau_rng *r, moreau_gid gid, moreau_body *b)
+{
+  b->gid = gid;
+  for (int d = 0; d < 3; d++) {
+    b->x[d] = any_double(r);
+    b->v[d] = any_double(r);
+    b->w[d] = any_double(r);
+  }
+  for (int d = 0; d < 4; d++)
+    b->q[d] = any_double(r);
+  b->radius = any_positive(r);
+  b->inv_mass = any_double(r);
+  b->inv_inertia = any_double(r);
+  b->material = (int32_t)moreau_rng_below(r, 3);
+  b->fixed = (int32_t)moreau_rng_below(r, 2);
+}
+
+static void add_contact(moreau_sim *sim, moreau_rng *r, moreau_lid a, moreau_lid b, moreau_gid gid_b)
+{
+  moreau_contacts *c = sim->contacts;
+  moreau_lid i;
+  moreau_contacts_push(c, sim->bodies->gid[a], gid_b, 0, a, b, &i);
+  for (int d = 0; d < 3; d++) {
+    c->normal[3 * i + d] = any_double(r);
+    c->ca[3 * i + d] = moreau_rng_uniform(r) - 0.5;
+    c->cb[3 * i + d] = moreau_rng_uniform(r) - 0.5;
+    c->force[3 * i + d] = any_double(r);
+  }
+}
+
+/* A scene built by hand: a few random bodies per rank (none on rank 1 when
+ * there are several ranks, to exercise empty slabs), two ghosts, contacts
+ * between owned bodies, with a ghost and with walls, and two walls that are
+ * the same on every rank. */
+static moreau_sim *make_sim(int dim, int with_contacts, int n_walls, int64_t step, uint64_t seed)
+{
+  moreau_sim *sim = calloc(1, sizeof(*sim));
+  moreau_rng r, rw;
+  moreau_body body;
+  int n = (size > 1 && rank == 1) ? 0 : 4 + 3 * rank;
+  sim->comm = MPI_COMM_WORLD;
+  sim->rank = rank;
+  sim->size = size;
+  sim->dim = dim;
+  sim->step = step;
+  sim->time = step / 3.0e4;
+  sim->dt = 1.0 / 3.0e4;
+  moreau_rng_seed(&r, seed, (uint64_t)rank);
+  moreau_bodies_create(MPI_COMM_WORLD, dim, &sim->bodies);
+  for (int k = 0; k < n; k++) {
+    random_body(&r, 1000 * (moreau_gid)rank + 7 * k + 3, &body);
+    moreau_bodies_push_owned(sim->bodies, &body);
+  }
+  for (int k = 0; k < 2; k++) {
+    random_body(&r, 900000 + 10 * (moreau_gid)rank + k, &body);
+    moreau_bodies_push_ghost(sim->bodies, &body);
+  }
+  moreau_contacts_create(&sim->contacts);
+  if (with_contacts && n >= 3) {
+    add_contact(sim, &r, 0, 1, sim->bodies->gid[1]);
+    add_contact(sim, &r, 1, n, sim->bodies->gid[n]);
+    add_contact(sim, &r, 2, -1, MOREAU_WALL_GID(0));
+    add_contact(sim, &r, 0, -2, MOREAU_WALL_GID(1));
+    add_contact(sim, &r, 2, n + 1, sim->bodies->gid[n + 1]);
+  }
+  moreau_walls_create(&sim->walls);
+  moreau_rng_seed(&rw, seed, 12345);
+  for (int k = 0; k < n_walls; k++) {
+    double p[3], nrm[3], v[3];
+    for (int d = 0; d < 3; d++) {
+      p[d] = moreau_rng_uniform(&rw);
+      nrm[d] = moreau_rng_uniform(&rw) + 0.1;
+      v[d] = moreau_rng_uniform(&rw) - 0.5;
+    }
+    moreau_walls_add(sim->walls, p, nrm, MOREAU_WALL_VELOCITY, v, 0, 0, 0, NULL);
+    for (int d = 0; d < 3; d++)
+      sim->walls->reaction[3 * k + d] = any_double(&rw);
+  }
+  return sim;
+}
+
+static void destroy_sim(moreau_sim **sim)
+{
+  moreau_bodies_destroy(&(*sim)->bodies);
+  moreau_contacts_destroy(&(*sim)->contacts);
+  moreau_walls_destroy(&(*sim)->walls);
+  free(*sim);
+  *sim = NULL;
+}
+
+/* Collective: every rank gets all ranks' items (bytes each), in rank order. */
+static void *gather_all(const void *mine, int n, size_t bytes, int *total)
+{
+  int *counts = malloc((size_t)size * sizeof(int)), *displs = malloc((size_t)size * sizeof(int));
+  int my_bytes = n * (int)bytes;
+  char *all;
+  MPI_Allgather(&my_bytes, 1, MPI_INT, counts, 1, MPI_INT, MPI_COMM_WORLD);
+  displs[0] = 0;
+  for (int p = 1; p < size; p++)
+    displs[p] = displs[p - 1] + counts[p - 1];
+  *total = (displs[size - 1] + counts[size - 1]) / (int)bytes;
+  all = malloc((size_t)*total * bytes + 1);
+  MPI_Allgatherv(mine, my_bytes, MPI_BYTE, all, counts, displs, MPI_BYTE, MPI_COMM_WORLD);
+  free(counts);
+  free(displs);
+  return all;
+}
+
+static int same(const void *a, const void *b, size_t bytes) { return memcmp(a, b, bytes) == 0; }
+
+/* Collective: the bodies read back are exactly the owned bodies of the sim,
+ * each once. */
+static void check_same_bodies(const moreau_sim *sim, const moreau_bodies *got)
+{
+  moreau_body *mine = malloc((size_t)sim->bodies->n_owned * sizeof(*mine) + 1), *all, g;
+  int n_all;
+  long bad = 0, matched = 0;
+  for (moreau_lid i = 0; i < sim->bodies->n_owned; i++)
+    moreau_bodies_get(sim->bodies, i, &mine[i]);
+  all = gather_all(mine, sim->bodies->n_owned, sizeof(*mine), &n_all);
+  for (moreau_lid i = 0; i < got->n_owned; i++) {
+    const moreau_body *e = NULL;
+    moreau_bodies_get(got, i, &g);
+    for (int k = 0; k < n_all && !e; k++)
+      if (all[k].gid == g.gid) e = &all[k];
+    if (!e) {
+      bad++;
+      continue;
+    }
+    matched++;
+    if (!(same(g.x, e->x, sizeof(g.x)) && same(g.v, e->v, sizeof(g.v)) && same(g.w, e->w, sizeof(g.w)) &&
+          same(g.q, e->q, sizeof(g.q)) && same(&g.radius, &e->radius, sizeof(double)) &&
+          same(&g.inv_mass, &e->inv_mass, sizeof(double)) && same(&g.inv_inertia, &e->inv_inertia, sizeof(double)) &&
+          g.material == e->material && g.fixed == e->fixed)) {
+      fprintf(stderr, "rank %d: body %" PRId64 " read back differs\n", rank, g.gid);
+      bad++;
+    }
+  }
+  bad = io_test_sum(bad);
+  matched = io_test_sum(matched);
+  free(mine);
+  free(all);
+  ck_assert_int_eq(bad, 0);
+  ck_assert_int_eq(matched, n_all);
+}
+
+/* What the sim says the contact rows of the file must hold. */
+typedef struct {
+  int64_t gid_a, gid_b;
+  double ends[6], f_n, f_t, force[3], normal[3];
+} contact_row;
+
+static contact_row *expected_contacts(const moreau_sim *sim, int *n_all)
+{
+  const moreau_contacts *c = sim->contacts;
+  const double *x = sim->bodies->x;
+  contact_row *mine = calloc((size_t)c->n + 1, sizeof(*mine)), *all;
+  for (moreau_lid i = 0; i < c->n; i++) {
+    moreau_lid a = c->a[i], b = c->b[i];
+    mine[i].gid_a = c->gid_a[i];
+    mine[i].gid_b = c->gid_b[i];
+    for (int d = 0; d < 3; d++) {
+      mine[i].ends[d] = x[3 * a + d];
+      mine[i].ends[3 + d] = b >= 0 ? x[3 * b + d] : x[3 * a + d] + c->ca[3 * i + d];
+      mine[i].force[d] = c->force[3 * i + d];
+      mine[i].normal[d] = c->normal[3 * i + d];
+    }
+    mine[i].f_n = c->force[3 * i];
+    mine[i].f_t = c->force[3 * i + 1];
+  }
+  all = gather_all(mine, c->n, sizeof(*mine), n_all);
+  free(mine);
+  return all;
+}
+
+/* Reads a whole dataset of rows x cols (cols 0: one-dimensional) on this
+ * rank alone; returns NULL (after a message) if it is missing or misshapen. */
+static void *read_dataset(hid_t file, const char *name, hid_t type, size_t elem, hsize_t rows, hsize_t cols)
+{
+  hid_t d = H5Dopen2(file, name, H5P_DEFAULT), s;
+  hsize_t dims[2] = {0, 0};
+  int nd;
+  void *buf = NULL;
+  if (d < 0) {
+    fprintf(stderr, "no dataset %s\n", name);
+    return NULL;
+  }
+  s = H5Dget_space(d);
+  nd = H5Sget_simple_extent_ndims(s);
+  H5Sget_simple_extent_dims(s, dims, NULL);
+  H5Sclose(s);
+  if (nd != (cols ? 2 : 1) || dims[0] != rows || (cols && dims[1] != cols)) {
+    fprintf(stderr, "dataset %s has the wrong shape\n", name);
+  } else {
+    buf = malloc(elem * rows * (cols ? cols : 1) + 1);
+    if (H5Dread(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) {
+      free(buf);
+      buf = NULL;
+    }
+  }
+  H5Dclose(d);
+  return buf;
+}
+
+static int attr_equals(hid_t file, const char *name, hid_t type, const void *expected, size_t bytes)
+{
+  char value[16] = {0};
+  hid_t a = H5Aopen(file, name, H5P_DEFAULT);
+  int ok = a >= 0 && H5Aread(a, type, value) >= 0 && same(value, expected, bytes);
+  if (a >= 0) H5Aclose(a);
+  if (!ok) fprintf(stderr, "attribute %s is missing or wrong\n", name);
+  return ok;
+}
+
+/* Rank 0 only: problems in the contact, wall and attribute data of a file. */
+static int check_file_data(const char *path, const moreau_sim *sim, const contact_row *rows, int n_rows,
+                           int64_t n_bodies)
+{
+  hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  int bad = 0, nw = sim->walls->n;
+  int32_t dim = sim->dim;
+  int64_t nc = n_rows;
+  int64_t *ga, *gb;
+  double *ends, *fn, *ft, *force, *normal;
+  if (file < 0) return 1;
+  bad += !attr_equals(file, "time", H5T_NATIVE_DOUBLE, &sim->time, sizeof(double));
+  bad += !attr_equals(file, "dt", H5T_NATIVE_DOUBLE, &sim->dt, sizeof(double));
+  bad += !attr_equals(file, "step", H5T_NATIVE_INT64, &sim->step, sizeof(int64_t));
+  bad += !attr_equals(file, "dim", H5T_NATIVE_INT32, &dim, sizeof(int32_t));
+  bad += !attr_equals(file, "n_bodies", H5T_NATIVE_INT64, &n_bodies, sizeof(int64_t));
+  bad += !attr_equals(file, "n_contacts", H5T_NATIVE_INT64, &nc, sizeof(int64_t));
+  ga = read_dataset(file, "/contacts/gid_a", H5T_NATIVE_INT64, 8, nc, 0);
+  gb = read_dataset(file, "/contacts/gid_b", H5T_NATIVE_INT64, 8, nc, 0);
+  ends = read_dataset(file, "/contacts/endpoints", H5T_NATIVE_DOUBLE, 8, 2 * nc, 3);
+  fn = read_dataset(file, "/contacts/normal_force", H5T_NATIVE_DOUBLE, 8, nc, 0);
+  ft = read_dataset(file, "/contacts/tangential_force", H5T_NATIVE_DOUBLE, 8, nc, 0);
+  force = read_dataset(file, "/contacts/force", H5T_NATIVE_DOUBLE, 8, nc, 3);
+  normal = read_dataset(file, "/contacts/normal", H5T_NATIVE_DOUBLE, 8, nc, 3);
+  if (!ga || !gb || !ends || !fn || !ft || !force || !normal) {
+    bad++;
+  } else {
+    for (int i = 0; i < n_rows; i++) {
+      const contact_row *e = &rows[i];
+      int ok = ga[i] == e->gid_a && gb[i] == e->gid_b && same(&ends[6 * i], e->ends, sizeof(e->ends)) &&
+               same(&fn[i], &e->f_n, 8) && same(&ft[i], &e->f_t, 8) &&
+               same(&force[3 * i], e->force, sizeof(e->force)) && same(&normal[3 * i], e->normal, sizeof(e->normal));
+      if (!ok) fprintf(stderr, "contact row %d differs\n", i);
+      bad += !ok;
+    }
+  }
+  free(ga);
+  free(gb);
+  free(ends);
+  free(fn);
+  free(ft);
+  free(force);
+  free(normal);
+  if (nw > 0) {
+    static const char *names[4] = {"/walls/point", "/walls/normal", "/walls/velocity", "/walls/reaction"};
+    const double *src[4] = {sim->walls->point, sim->walls->normal, sim->walls->velocity, sim->walls->reaction};
+    for (int k = 0; k < 4; k++) {
+      double *w = read_dataset(file, names[k], H5T_NATIVE_DOUBLE, 8, (hsize_t)nw, 3);
+      bad += !w || !same(w, src[k], 3 * (size_t)nw * sizeof(double));
+      free(w);
+    }
+  } else {
+    bad += H5Lexists(file, "/walls", H5P_DEFAULT) > 0;
+  }
+  H5Fclose(file);
+  return bad;
+}
+
+static char *read_text(const char *path)
+{
+  FILE *f = fopen(path, "rb");
+  long n;
+  char *text;
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  text = calloc((size_t)n + 1, 1);
+  if (fread(text, 1, (size_t)n, f) != (size_t)n) text[0] = '\0';
+  fclose(f);
+  return text;
+}
+
+/* Rank 0 only: problems with one DataItem reference "file.h5:/dataset" (a
+ * path relative to the XDMF file's folder) declared with dims. */
+static int check_reference(const char *base, const char *ref, const char *dims)
+{
+  char file_name[512], h5_path[1024];
+  const char *colon = strchr(ref, ':');
+  long want[2] = {-1, -1};
+  hsize_t got[2] = {0, 0};
+  int want_nd = sscanf(dims, "%ld %ld", &want[0], &want[1]), got_nd, bad;
+  hid_t f, d, s;
+  if (!colon || colon - ref >= (long)sizeof(file_name)) return 1;
+  memcpy(file_name, ref, (size_t)(colon - ref));
+  file_name[colon - ref] = '\0';
+  snprintf(h5_path, sizeof(h5_path), "%s/%s", base, file_name);
+  f = H5Fopen(h5_path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (f < 0) {
+    fprintf(stderr, "XDMF reference %s: no file %s\n", ref, h5_path);
+    return 1;
+  }
+  d = H5Dopen2(f, colon + 1, H5P_DEFAULT);
+  if (d < 0) {
+    fprintf(stderr, "XDMF reference %s: no dataset\n", ref);
+    H5Fclose(f);
+    return 1;
+  }
+  s = H5Dget_space(d);
+  got_nd = H5Sget_simple_extent_ndims(s);
+  H5Sget_simple_extent_dims(s, got, NULL);
+  bad = got_nd != want_nd || (long)got[0] != want[0] || (want_nd == 2 && (long)got[1] != want[1]);
+  if (bad) fprintf(stderr, "XDMF reference %s: Dimensions=\"%s\" do not match the dataset\n", ref, dims);
+  H5Sclose(s);
+  H5Dclose(d);
+  H5Fclose(f);
+  return bad;
+}
+
+/* Rank 0 only: xmllint accepts the file and every DataItem names an existing
+ * dataset of its declared shape. Returns the number of problems and the
+ * number of references in *n_refs. */
+static int check_xdmf(const char *xmf, int *n_refs)
+{
+  char cmd[1200], base[512], dims[64];
+  char *text = read_text(xmf), *p, *slash;
+  int bad = 0;
+  *n_refs = 0;
+  if (!text) return 1;
+  snprintf(cmd, sizeof(cmd), "xmllint --noout '%s'", xmf);
+  if (system(cmd) != 0) {
+    fprintf(stderr, "xmllint rejects %s\n", xmf);
+    bad++;
+  }
+  snprintf(base, sizeof(base), "%s", xmf);
+  slash = strrchr(base, '/');
+  if (slash) *slash = '\0';
+  for (p = strstr(text, "<DataItem"); p; p = strstr(p, "<DataItem")) {
+    char *gt = strchr(p, '>'), *close = gt ? strstr(gt, "</DataItem>") : NULL, *dim_attr = strstr(p, "Dimensions=\"");
+    if (!close || !dim_attr || dim_attr > gt || sscanf(dim_attr, "Dimensions=\"%63[0-9 ]\"", dims) != 1) {
+      bad++;
+      break;
+    }
+    *close = '\0';
+    bad += check_reference(base, gt + 1, dims);
+    ++*n_refs;
+    p = close + 1;
+  }
+  free(text);
+  return bad;
+}
+
+static int count_occurrences(const char *text, const char *what)
+{
+  int n = 0;
+  for (const char *p = text ? strstr(text, what) : NULL; p; p = strstr(p + 1, what))
+    n++;
+  return n;
+}
+
+/* Rank 0 only: leftovers of the write-then-rename scheme. */
+static int count_tmp_files(const char *dir)
+{
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  int n = 0;
+  if (!d) return 1;
+  while ((e = readdir(d)))
+    n += strstr(e->d_name, ".tmp") != NULL;
+  closedir(d);
+  return n;
+}
+
+/* The Time values of an XDMF text, in order. */
+static int time_values(const char *text, double *t, int max)
+{
+  int n = 0;
+  for (const char *p = text ? strstr(text, "<Time Value=\"") : NULL; p && n < max; p = strstr(p + 1, "<Time Value=\""))
+    t[n++] = strtod(p + strlen("<Time Value=\""), NULL);
+  return n;
+}
+
+static int bcast_int(int v)
+{
+  MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return v;
+}
+
+static void write_ok(const moreau_sim *sim, const char *dir)
+{
+  moreau_err err = moreau_snapshot_write(sim, dir);
+  if (err) fprintf(stderr, "rank %d: %s\n", rank, moreau_error_message());
+  ck_assert(io_test_all(err == MOREAU_SUCCESS));
+}
+
+static void round_trip(int dim)
+{
+  char dir[512], snap_dir[600], h5[700], xmf[700], top[700];
+  moreau_sim *sim = make_sim(dim, 1, 2, 42, 7 + (uint64_t)dim);
+  moreau_bodies *back;
+  contact_row *rows;
+  int n_rows, bad = 0, refs = 0, refs_top = 0;
+  int64_t n_bodies;
+  moreau_err err;
+  snprintf(dir, sizeof(dir), "%s/run%dd/out", tmpdir, dim);
+  snprintf(snap_dir, sizeof(snap_dir), "%s/snapshots", dir);
+  snprintf(h5, sizeof(h5), "%s/snap_000042.h5", snap_dir);
+  snprintf(xmf, sizeof(xmf), "%s/snap_000042.xmf", snap_dir);
+  snprintf(top, sizeof(top), "%s/snapshots.xmf", dir);
+  write_ok(sim, dir);
+
+  moreau_bodies_create(MPI_COMM_WORLD, dim, &back);
+  err = moreau_read_particles(h5, back, materials);
+  if (err) fprintf(stderr, "rank %d: %s\n", rank, moreau_error_message());
+  ck_assert(io_test_all(err == MOREAU_SUCCESS));
+  check_same_bodies(sim, back);
+  moreau_bodies_destroy(&back);
+
+  rows = expected_contacts(sim, &n_rows);
+  moreau_bodies_global_count(sim->bodies, &n_bodies, NULL);
+  if (rank == 0) {
+    char *text;
+    bad += check_file_data(h5, sim, rows, n_rows, n_bodies);
+    bad += check_xdmf(xmf, &refs);
+    bad += check_xdmf(top, &refs_top);
+    bad += count_tmp_files(snap_dir) + count_tmp_files(dir);
+    text = read_text(xmf);
+    bad += count_occurrences(text, "Name=\"particles\"") != 1 || count_occurrences(text, "Name=\"contacts\"") != 1;
+    free(text);
+  }
+  free(rows);
+  ck_assert_int_gt(n_rows, 0);
+  ck_assert_int_eq(bcast_int(bad), 0);
+  /* particles: connectivity, position and 6 attributes; contacts:
+   * connectivity, endpoints and 3 attributes. */
+  ck_assert_int_eq(bcast_int(refs), 13);
+  ck_assert_int_eq(bcast_int(refs_top), 13);
+  destroy_sim(&sim);
+}
+
+START_TEST(t_round_trip_2d) { round_trip(2); }
+END_TEST
+
+START_TEST(t_round_trip_3d) { round_trip(3); }
+END_TEST
+
+/* A snapshot without contacts (and without walls) after one with contacts:
+ * zero-row datasets, no contacts grid, and a time collection of both. */
+START_TEST(t_no_contacts_and_collection)
+{
+  char dir[512], h5[700], xmf[700], top[700];
+  moreau_sim *first = make_sim(2, 1, 2, 7, 99), *second = make_sim(2, 0, 0, 8, 100);
+  int bad = 0, refs = 0, refs_top = 0;
+  int64_t n_bodies;
+  snprintf(dir, sizeof(dir), "%s/collection", tmpdir);
+  snprintf(h5, sizeof(h5), "%s/snapshots/snap_000008.h5", dir);
+  snprintf(xmf, sizeof(xmf), "%s/snapshots/snap_000008.xmf", dir);
+  snprintf(top, sizeof(top), "%s/snapshots.xmf", dir);
+  write_ok(first, dir);
+  write_ok(second, dir);
+  moreau_bodies_global_count(second->bodies, &n_bodies, NULL);
+  if (rank == 0) {
+    char *text = read_text(xmf), *all = read_text(top);
+    double times[3];
+    int n_times = time_values(all, times, 3);
+    bad += check_file_data(h5, second, NULL, 0, n_bodies);
+    bad += check_xdmf(xmf, &refs);
+    bad += check_xdmf(top, &refs_top);
+    bad += count_occurrences(text, "Name=\"contacts\"") != 0;
+    bad += count_occurrences(all, "CollectionType=\"Temporal\"") != 1;
+    bad += n_times != 2 || !same(&times[0], &first->time, 8) || !same(&times[1], &second->time, 8);
+    if (bad) fprintf(stderr, "collection:\n%s\n", all ? all : "(missing)");
+    free(text);
+    free(all);
+  }
+  ck_assert_int_eq(bcast_int(bad), 0);
+  ck_assert_int_eq(bcast_int(refs), 8);
+  ck_assert_int_eq(bcast_int(refs_top), 13 + 8);
+  destroy_sim(&first);
+  destroy_sim(&second);
+}
+END_TEST
+
+/* Snapshots of later steps left by an earlier run in the same folder are not
+ * part of this run's collection; rewriting a step replaces it. */
+START_TEST(t_stale_snapshots)
+{
+  char dir[512], top[700];
+  moreau_sim *late = make_sim(3, 1, 1, 50, 5), *early = make_sim(3, 1, 1, 10, 6);
+  int bad = 0;
+  snprintf(dir, sizeof(dir), "%s/stale", tmpdir);
+  snprintf(top, sizeof(top), "%s/snapshots.xmf", dir);
+  write_ok(late, dir);
+  write_ok(early, dir);
+  write_ok(early, dir);
+  if (rank == 0) {
+    char *all = read_text(top);
+    bad += count_occurrences(all, "<Time ") != 1 || count_occurrences(all, "snapshots/snap_000010.h5") == 0;
+    bad += count_occurrences(all, "snap_000050") != 0;
+    free(all);
+  }
+  ck_assert_int_eq(bcast_int(bad), 0);
+  destroy_sim(&late);
+  destroy_sim(&early);
+}
+END_TEST
+
+/* Collective: the read fails with MOREAU_ERR_INPUT everywhere, leaving no
+ * bodies, and some rank's message contains text. */
+static void expect_read_error(const char *path, int dim, const char *text)
+{
+  moreau_bodies *b;
+  moreau_err err;
+  int good;
+  moreau_bodies_create(MPI_COMM_WORLD, dim, &b);
+  err = moreau_read_particles(path, b, materials);
+  good = moreau_error_is_local() && strstr(moreau_error_message(), text) != NULL;
+  if (moreau_error_is_local() && !good) fprintf(stderr, "unexpected message: %s\n", moreau_error_message());
+  ck_assert(io_test_all(err == MOREAU_ERR_INPUT && b->n_owned == 0));
+  ck_assert_int_ge(io_test_sum(good), 1);
+  moreau_error_clear();
+  moreau_bodies_destroy(&b);
+}
+
+START_TEST(t_read_errors)
+{
+  char dir[512], path[700], expected[800];
+  moreau_sim *sim = make_sim(3, 0, 0, 3, 11);
+  snprintf(dir, sizeof(dir), "%s/errors", tmpdir);
+  write_ok(sim, dir);
+  snprintf(path, sizeof(path), "%s/snapshots/snap_000003.h5", dir);
+  snprintf(expected, sizeof(expected), "%s: snapshot is 3D but the run is 2D", path);
+  expect_read_error(path, 2, expected);
+  snprintf(path, sizeof(path), "%s/not_hdf5.h5", tmpdir);
+  io_test_write_file(path, "x,y,r\n0,0,1\n");
+  snprintf(expected, sizeof(expected), "%s: cannot open as HDF5", path);
+  expect_read_error(path, 3, expected);
+  snprintf(path, sizeof(path), "%s/missing.h5", tmpdir);
+  snprintf(expected, sizeof(expected), "%s: cannot open (No such file or directory)", path);
+  expect_read_error(path, 3, expected);
+  destroy_sim(&sim);
+}
+END_TEST
+
+static Suite *snapshot_suite(void)
+{
+  Suite *s = suite_create("io_snapshot");
+  TCase *tc = tcase_create("snapshot");
+  tcase_add_test(tc, t_round_trip_2d);
+  tcase_add_test(tc, t_round_trip_3d);
+  tcase_add_test(tc, t_no_contacts_and_collection);
+  tcase_add_test(tc, t_stale_snapshots);
+  tcase_add_test(tc, t_read_errors);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int main(int argc, char **argv)
+{
+  static const moreau_pair_law law = {0.5, 0, 0};
+  int status;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  io_test_make_tmpdir(tmpdir);
+  moreau_materials_create(3, &law, 1.0, &materials);
+  status = io_test_run(snapshot_suite());
+  moreau_materials_destroy(&materials);
+  io_test_remove_tree(tmpdir);
+  MPI_Finalize();
+  return status;
+}

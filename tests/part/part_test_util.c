@@ -1,0 +1,221 @@
+#include "part_test_util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "moreau/rng.h"
+#include "moreau/types.h"
+
+long part_test_sum(long v)
+{
+  long total = 0;
+  MPI_Allreduce(&v, &total, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+  return total;
+}
+
+double part_test_max(double v)
+{
+  double m = 0;
+  MPI_Allreduce(&v, &m, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return m;
+}
+
+void part_test_body(const part_test_scene *s, moreau_gid gid, moreau_body *body)
+{
+  moreau_rng rng;
+  moreau_rng_seed(&rng, s->seed, (uint64_t)gid);
+  memset(body, 0, sizeof(*body));
+  body->gid = gid;
+  for (int k = 0; k < s->dim; k++)
+    body->x[k] = s->side * moreau_rng_uniform(&rng);
+  body->radius = s->rmin + (s->rmax - s->rmin) * moreau_rng_uniform(&rng);
+  for (int k = 0; k < s->dim; k++)
+    body->v[k] = (double)(gid % 97) - 48.0 + k;
+  body->w[2] = 0.5 * (double)(gid % 13);
+  moreau_body_set_mass(body, s->dim, 1.0);
+}
+
+static int start_rank(const part_test_scene *s, part_test_layout layout, moreau_gid gid, int size)
+{
+  uint64_t h = (uint64_t)gid * 0x9e3779b97f4a7c15ULL;
+  switch (layout) {
+  case PT_ON_ROOT:
+    return 0;
+  case PT_SLABS:
+    return (int)(((gid - 1) * size) / s->n);
+  case PT_RANDOM_RANKS:
+    return (int)((h >> 33) % (uint64_t)size);
+  }
+  return 0;
+}
+
+moreau_err part_test_make_bodies(const part_test_scene *s, part_test_layout layout, moreau_bodies **b)
+{
+  int rank, size;
+  moreau_body body;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MOREAU_CALL(moreau_bodies_create(MPI_COMM_WORLD, s->dim, b));
+  /* Random layouts also start unsorted (descending gids), as input read
+   * from a file may. */
+  for (moreau_gid k = 1; k <= s->n; k++) {
+    moreau_gid gid = layout == PT_RANDOM_RANKS ? s->n + 1 - k : k;
+    if (start_rank(s, layout, gid, size) != rank) continue;
+    part_test_body(s, gid, &body);
+    MOREAU_CALL(moreau_bodies_push_owned(*b, &body));
+  }
+  return MOREAU_SUCCESS;
+}
+
+void part_test_force(moreau_gid ga, moreau_gid gb, int32_t point, double *force)
+{
+  force[0] = (double)(ga % 1009) + 0.25 * point;
+  force[1] = -(double)(gb % 1013);
+  force[2] = 0.125 * (double)(ga % 7);
+}
+
+static moreau_err push_entry(moreau_contacts *h, moreau_gid ga, moreau_gid gb, int32_t point)
+{
+  moreau_lid i;
+  MOREAU_CALL(moreau_contacts_push(h, ga, gb, point, -1, -1, &i));
+  part_test_force(ga, gb, point, &h->force[3 * i]);
+  return MOREAU_SUCCESS;
+}
+
+moreau_err part_test_make_history(const moreau_bodies *b, int shift, moreau_contacts **h)
+{
+  int rank, size, n_in = 0, n_out = b->n_owned;
+  moreau_gid *gids;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MOREAU_CALL(moreau_contacts_create(h));
+  if (shift) {
+    int to = (rank + shift) % size, from = (rank - shift % size + size) % size;
+    MPI_Sendrecv(&n_out, 1, MPI_INT, to, 1, &n_in, 1, MPI_INT, from, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MOREAU_CALL(moreau_malloc((size_t)n_in * sizeof(moreau_gid), &gids));
+    MPI_Sendrecv(b->gid, n_out, MOREAU_GID_MPI, to, 2, gids, n_in, MOREAU_GID_MPI, from, 2, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+  } else {
+    n_in = n_out;
+    MOREAU_CALL(moreau_malloc((size_t)n_in * sizeof(moreau_gid), &gids));
+    memcpy(gids, b->gid, (size_t)n_in * sizeof(moreau_gid));
+  }
+  for (int k = 0; k < n_in; k++) {
+    MOREAU_CALL(push_entry(*h, gids[k], gids[k] + 1, 0));
+    MOREAU_CALL(push_entry(*h, gids[k], MOREAU_WALL_GID(0), 1));
+  }
+  moreau_free(&gids);
+  return MOREAU_SUCCESS;
+}
+
+int part_test_owner_of(const moreau_part *part, const double *x)
+{
+  double lo[3], h;
+  int n[3], cell = 0;
+  const int *cell_rank;
+  moreau_part_get_grid(part, lo, &h, n, &cell_rank);
+  for (int k = 2; k >= 0; k--) {
+    double t = floor((x[k] - lo[k]) / h);
+    int i = t < 0 ? 0 : (t > n[k] - 1 ? n[k] - 1 : (int)t);
+    if (n[k] == 1) i = 0;
+    cell = cell * n[k] + i;
+  }
+  return cell_rank[cell];
+}
+
+long part_test_check_ownership(const moreau_part *part, const moreau_bodies *b)
+{
+  int rank;
+  long bad = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  for (moreau_lid i = 0; i < b->n_owned; i++) {
+    if (i > 0 && b->gid[i] <= b->gid[i - 1]) bad++;
+    if (part_test_owner_of(part, &b->x[3 * i]) != rank) bad++;
+  }
+  return bad;
+}
+
+static moreau_lid find_owned(const moreau_bodies *b, moreau_gid gid)
+{
+  for (moreau_lid lo = 0, hi = b->n_owned; lo < hi;) {
+    moreau_lid mid = lo + (hi - lo) / 2;
+    if (b->gid[mid] == gid) return mid;
+    if (b->gid[mid] < gid)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return -1;
+}
+
+long part_test_check_history(const moreau_bodies *b, const moreau_contacts *h)
+{
+  long bad = 0;
+  for (moreau_lid j = 0; j < h->n; j++) {
+    double f[3];
+    if (find_owned(b, h->gid_a[j]) < 0) bad++;
+    part_test_force(h->gid_a[j], h->gid_b[j], h->point[j], f);
+    if (memcmp(f, &h->force[3 * j], sizeof(f)) != 0) bad++;
+    if (j > 0) {
+      int order = h->gid_a[j - 1] != h->gid_a[j]   ? (h->gid_a[j - 1] < h->gid_a[j] ? -1 : 1)
+                  : h->gid_b[j - 1] != h->gid_b[j] ? (h->gid_b[j - 1] < h->gid_b[j] ? -1 : 1)
+                                                   : (h->point[j - 1] > h->point[j]) - (h->point[j - 1] < h->point[j]);
+      if (order >= 0) bad++;
+    }
+  }
+  return bad;
+}
+
+void part_test_gather(const double *rec, int n, int width, double **all, int **counts)
+{
+  int rank, size, *displ = NULL, *nd = NULL;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  *all = NULL;
+  *counts = NULL;
+  if (rank == 0) {
+    *counts = malloc((size_t)size * sizeof(int));
+    displ = malloc((size_t)size * sizeof(int));
+    nd = malloc((size_t)size * sizeof(int));
+  }
+  MPI_Gather(&n, 1, MPI_INT, *counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (rank == 0) {
+    int total = 0;
+    for (int r = 0; r < size; r++) {
+      nd[r] = (*counts)[r] * width;
+      displ[r] = total;
+      total += nd[r];
+    }
+    *all = malloc((size_t)total * sizeof(double) + 1);
+  }
+  MPI_Gatherv(rec, n * width, MPI_DOUBLE, *all, nd, displ, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  free(displ);
+  free(nd);
+}
+
+double part_test_gid_to_double(moreau_gid gid)
+{
+  double d;
+  memcpy(&d, &gid, sizeof(d));
+  return d;
+}
+
+moreau_gid part_test_double_to_gid(double d)
+{
+  moreau_gid gid;
+  memcpy(&gid, &d, sizeof(gid));
+  return gid;
+}
+
+int part_test_run(Suite *s)
+{
+  int rank, failed, any;
+  SRunner *sr = srunner_create(s);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  srunner_run_all(sr, rank == 0 ? CK_NORMAL : CK_SILENT);
+  failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  return any ? 1 : 0;
+}
