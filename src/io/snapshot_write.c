@@ -49,6 +49,8 @@ static moreau_err write_bodies(hid_t file, const moreau_sim *sim, const snapshot
   MOREAU_CALL(io_h5_write_rows(file, "/bodies/velocity", F64, N, off, n, 3, b->v, path));
   MOREAU_CALL(io_h5_write_rows(file, "/bodies/angular_velocity", F64, N, off, n, 3, b->w, path));
   MOREAU_CALL(io_h5_write_rows(file, "/bodies/orientation", F64, N, off, n, 4, b->q, path));
+  MOREAU_CALL(io_h5_write_rows(file, "/bodies/external_force", F64, N, off, n, 3, b->f_ext, path));
+  MOREAU_CALL(io_h5_write_rows(file, "/bodies/external_torque", F64, N, off, n, 3, b->t_ext, path));
   MOREAU_CALL(io_h5_write_rows(file, "/bodies/radius", F64, N, off, n, 0, b->radius, path));
   MOREAU_CALL(io_h5_write_rows(file, "/bodies/inv_mass", F64, N, off, n, 0, b->inv_mass, path));
   MOREAU_CALL(io_h5_write_rows(file, "/bodies/inv_inertia", F64, N, off, n, 0, b->inv_inertia, path));

@@ -48,6 +48,8 @@ static void random_body(moreau_rng *r, moreau_gid gid, moreau_body *b)
     b->x[d] = any_double(r);
     b->v[d] = any_double(r);
     b->w[d] = any_double(r);
+    b->f_ext[d] = any_double(r);
+    b->t_ext[d] = any_double(r);
   }
   for (int d = 0; d < 4; d++)
     b->q[d] = any_double(r);
@@ -172,7 +174,8 @@ static void check_same_bodies(const moreau_sim *sim, const moreau_bodies *got)
     }
     matched++;
     if (!(same(g.x, e->x, sizeof(g.x)) && same(g.v, e->v, sizeof(g.v)) && same(g.w, e->w, sizeof(g.w)) &&
-          same(g.q, e->q, sizeof(g.q)) && same(&g.radius, &e->radius, sizeof(double)) &&
+          same(g.q, e->q, sizeof(g.q)) && same(g.f_ext, e->f_ext, sizeof(g.f_ext)) &&
+          same(g.t_ext, e->t_ext, sizeof(g.t_ext)) && same(&g.radius, &e->radius, sizeof(double)) &&
           same(&g.inv_mass, &e->inv_mass, sizeof(double)) && same(&g.inv_inertia, &e->inv_inertia, sizeof(double)) &&
           g.material == e->material && g.fixed == e->fixed)) {
       fprintf(stderr, "rank %d: body %" PRId64 " read back differs\n", rank, g.gid);
