@@ -6,13 +6,13 @@
 const moreau_option_spec moreau_app_options[] = {
     {"-dim", "<2|3>", "2", "space dimension of the run"},
     {"-steps", "<int>", "-1", "stop after this many steps (-1: no limit)"},
-    {"-t_end", "<real>", "1.5", "stop when the simulated time reaches this value"},
+    {"-t_end", "<real>", "0.5", "stop when the simulated time reaches this value"},
     {"-seed", "<int>", "1", "seed of every random choice (generators, sweep order)"},
     {"-particles_file", "<file>", "", "read bodies from a .csv or .h5 snapshot file instead of generating them"},
     {"-overlap_tol", "<real>", "0.01", "largest initial overlap accepted, as a fraction of the smaller radius"},
     {"-output_dir", "<dir>", "out", "directory of the time series and snapshots"},
     {"-output_every", "<int>", "20", "steps between rows of timeseries.csv"},
-    {"-snapshot_every", "<int>", "500", "steps between snapshots (0: first and last only)"},
+    {"-snapshot_every", "<int>", "250", "steps between snapshots (0: first and last only)"},
     {"-status_every", "<int>", "200", "steps between status lines on standard output (0: none)"},
     {"-error_trace", "<bool>", "false", "print the traceback of input errors too"},
     {NULL, NULL, NULL, NULL}};

@@ -12,7 +12,7 @@ const moreau_option_spec moreau_generate_options[] = {
     {"-gen_type", "<lattice|random>", "lattice",
      "built-in generator: jittered square/cubic lattice filled bottom-up, or random non-overlapping placement"},
     {"-gen_n", "<int>", "2000", "number of generated bodies"},
-    {"-gen_box", "<reals>", "0,0,1,2",
+    {"-gen_box", "<reals>", "0,0,2,0.5",
      "box to fill: xmin,ymin[,zmin],xmax,ymax[,zmax] (2 dim numbers; the 3D default is 0,0,0,1,1,2)"},
     {"-gen_radius", "<real>", "0",
      "mean radius; 0: automatic (lattice: the largest that fits -gen_n; random: 35% area / 25% volume fraction)"},

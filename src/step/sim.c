@@ -6,7 +6,7 @@
 #include "moreau/log.h"
 
 const moreau_option_spec moreau_sim_options[] = {
-    {"-dt", "<real>", "1e-4", "time step"},
+    {"-dt", "<real>", "2e-4", "time step"},
     {"-gravity", "<gx,gy[,gz]>", "0,-9.81", "gravity acceleration (2D: two values, 3D: three)"},
     {"-alert", "<real>", "0", "alert distance of contact detection; 0: a tenth of the mean radius"},
     {NULL, NULL, NULL, NULL}};

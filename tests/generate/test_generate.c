@@ -376,7 +376,7 @@ static void clear_options(void)
 START_TEST(options_defaults)
 {
   moreau_gen_params p;
-  double box2[4] = {0, 0, 1, 2}, box3[6] = {0, 0, 0, 1, 1, 2};
+  double box2[4] = {0, 0, 2, 0.5}, box3[6] = {0, 0, 0, 1, 1, 2};
   clear_options();
   ck_assert_int_eq(moreau_generate_params_from_options(2, &p), MOREAU_SUCCESS);
   ck_assert_int_eq(p.type, MOREAU_GEN_LATTICE);
