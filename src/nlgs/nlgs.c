@@ -37,6 +37,7 @@ moreau_err moreau_nlgs_destroy(moreau_nlgs **nlgs)
   moreau_nlgs *s = *nlgs;
   if (!s) return MOREAU_SUCCESS;
   moreau_free(&s->rows);
+  moreau_free(&s->rows3);
   moreau_free(&s->row_contact);
   moreau_free(&s->order);
   moreau_free(&s->mult);
@@ -98,12 +99,16 @@ void moreau_nlgs_set_warm_start(moreau_nlgs *s, int warm) { s->warm = warm; }
 
 int64_t moreau_nlgs_updates(const moreau_nlgs *s) { return s->updates; }
 
-static moreau_err reserve(moreau_nlgs *s, moreau_lid nrows, moreau_lid nbodies, int nwalls)
+static moreau_err reserve(moreau_nlgs *s, int dim, moreau_lid nrows, moreau_lid nbodies, int nwalls)
 {
-  if (nrows > s->row_cap) {
+  if (nrows > s->row_cap || (dim == 2 ? !s->rows : !s->rows3)) {
     moreau_lid cap = nrows + nrows / 2 + 64;
     moreau_free(&s->rows);
-    MOREAU_CALL(moreau_malloc((size_t)cap * sizeof(moreau_row2d), &s->rows));
+    moreau_free(&s->rows3);
+    if (dim == 2)
+      MOREAU_CALL(moreau_malloc((size_t)cap * sizeof(moreau_row2d), &s->rows));
+    else
+      MOREAU_CALL(moreau_malloc((size_t)cap * sizeof(moreau_row3d), &s->rows3));
     MOREAU_CALL(moreau_realloc((size_t)cap * sizeof(moreau_lid), &s->row_contact));
     MOREAU_CALL(moreau_realloc((size_t)cap * sizeof(moreau_lid), &s->order));
     s->row_cap = cap;
@@ -219,12 +224,7 @@ static moreau_lid build_rows2d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     r->inv_det = 1.0 / det;
 
     const moreau_pair_law *law = moreau_materials_pair(prob->materials, b->material[ia], mat_b);
-    /* Signorini on Moreau's mean velocity (seed 000 eq 7): a closed contact
-     * (or one that closes within the step) must leave with u+ = -e_n u-;
-     * an open one may approach until its gap closes at the end of the step
-     * (g_pos of seed 001, with the midpoint positions r(t+dt) = r_m + dt/2 U+). */
-    double gpos = c->gap[k] > 0.0 ? c->gap[k] : 0.0, closing = -2.0 * gpos / prob->dt;
-    r->un_target = (um[0] < closing) ? -law->e_n * um[0] : closing;
+    r->un_target = moreau_normal_target(c->gap[k], um[0], law->e_n, prob->dt);
     r->ut_target = -law->e_t * um[1];
     r->mu = law->mu;
     r->pn = c->force[3 * k] * prob->dt;
@@ -286,12 +286,17 @@ moreau_err moreau_nlgs_solve(moreau_nlgs *s, const moreau_nlgs_problem *prob, mo
   double t0 = MPI_Wtime(), g[5] = {0, 0, 0, 0, 0};
   MPI_Op op;
 
-  MOREAU_CHECK(prob->bodies->dim == 2, MOREAU_ERR_INPUT, "the 3D contact solver is not available yet");
-  MOREAU_CALL(reserve(s, c->n, moreau_bodies_n_local(prob->bodies), prob->walls->n));
+  const int dim = prob->bodies->dim;
+  MOREAU_CALL(reserve(s, dim, c->n, moreau_bodies_n_local(prob->bodies), prob->walls->n));
   if (!s->warm) memset(c->force, 0, 3 * (size_t)c->n * sizeof(double));
   MOREAU_CALL(share_counts(s, prob));
-  nrows = build_rows2d(s, prob);
-  apply_initial_impulses(s, nrows);
+  if (dim == 2) {
+    nrows = build_rows2d(s, prob);
+    apply_initial_impulses(s, nrows);
+  } else {
+    nrows = moreau_nlgs_build_rows3d(s, prob);
+    moreau_nlgs_apply_impulses3d(s->rows3, nrows);
+  }
   if (prob->part) MOREAU_CALL(moreau_part_interface_average(prob->part, prob->bodies));
   MOREAU_CALL(average_walls(s, prob->walls));
   if (s->size > 1) MOREAU_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, &nglobal, 1, MPI_INT64_T, MPI_SUM, s->comm));
@@ -303,7 +308,10 @@ moreau_err moreau_nlgs_solve(moreau_nlgs *s, const moreau_nlgs_problem *prob, mo
     moreau_sweep_sums sums;
     moreau_log_begin(MOREAU_EV_NLGS_SWEEP);
     shuffle(&s->rng, s->order, nrows);
-    moreau_nlgs_sweep2d(s->rows, s->order, nrows, s->norm == MOREAU_NLGS_NORM_MAX, &sums);
+    if (dim == 2)
+      moreau_nlgs_sweep2d(s->rows, s->order, nrows, s->norm == MOREAU_NLGS_NORM_MAX, &sums);
+    else
+      moreau_nlgs_sweep3d(s->rows3, s->order, nrows, s->norm == MOREAU_NLGS_NORM_MAX, &sums);
     moreau_log_end(MOREAU_EV_NLGS_SWEEP);
     s->updates += nrows;
     if (prob->part) MOREAU_CALL(moreau_part_interface_average(prob->part, prob->bodies));
@@ -332,8 +340,12 @@ moreau_err moreau_nlgs_solve(moreau_nlgs *s, const moreau_nlgs_problem *prob, mo
   for (moreau_lid k = 0; k < c->n; k++) c->force[3 * k] = c->force[3 * k + 1] = c->force[3 * k + 2] = 0.0;
   for (moreau_lid r = 0; r < nrows; r++) {
     moreau_lid k = s->row_contact[r];
-    c->force[3 * k] = s->rows[r].pn / prob->dt;
-    c->force[3 * k + 1] = s->rows[r].pt / prob->dt;
+    if (dim == 2) {
+      c->force[3 * k] = s->rows[r].pn / prob->dt;
+      c->force[3 * k + 1] = s->rows[r].pt / prob->dt;
+    } else {
+      for (int i = 0; i < 3; i++) c->force[3 * k + i] = s->rows3[r].p[i] / prob->dt;
+    }
   }
   res->seconds = MPI_Wtime() - t0;
   return MOREAU_SUCCESS;

@@ -19,6 +19,21 @@ typedef struct {
   double pn, pt; /* impulses f dt */
 } moreau_row2d;
 
+/* One contact as the 3D sweep sees it (spheres and walls). Angular
+ * velocities enter the contact frame through the columns c x e of each side
+ * (e = n, t, s): u_e = e . (v_b - v_a) + w_b . (c_b x e) - w_a . (c_a x e). */
+typedef struct {
+  double *va, *wa, *vb, *wb;
+  double n[3], t[3], s[3];
+  double ca_x[9], cb_x[9]; /* c x n, c x t, c x s of each side */
+  double ima, iia, imb_n, imb_t, iib;
+  double W[6];     /* symmetric: nn, nt, ns, tt, ts, ss */
+  double Winv[6];  /* its inverse, same layout */
+  double target[3];
+  double mu;
+  double p[3];
+} moreau_row3d;
+
 typedef struct {
   double dp, p, dp2, p2, max_ratio;
 } moreau_sweep_sums;
@@ -35,6 +50,7 @@ struct moreau_nlgs {
 
   moreau_lid row_cap, body_cap;
   moreau_row2d *rows;
+  moreau_row3d *rows3;
   moreau_lid *row_contact; /* contact index of each row */
   moreau_lid *order;
   double *mult; /* per local body: number of ranks whose contacts touch it */
@@ -43,9 +59,26 @@ struct moreau_nlgs {
   double *wall_share; /* per wall: ranks whose contacts touch it */
   double *wall_touch; /* per wall: 1 if this rank's contacts touch it */
   double *wall_buf;
-  double zero_spin; /* spin of a wall: never changes since its inverse inertia is 0 */
+  double zero_spin;     /* spin of a wall: never changes since its inverse inertia is 0 */
+  double zero_spin3[3]; /* the same in 3D */
 };
 
+/* Signorini on Moreau's mean velocity (seed 000 eq 7): a closed contact (or
+ * one that closes within the step) must leave with u+ = -e_n u-; an open one
+ * may approach until its gap closes at the end of the step (g_pos of seed
+ * 001, with the midpoint positions r(t+dt) = r_m + dt/2 U+). */
+static inline double moreau_normal_target(double gap, double un_minus, double e_n, double dt)
+{
+  double closing = gap > 0.0 ? -2.0 * gap / dt : 0.0;
+  return un_minus < closing ? -e_n * un_minus : closing;
+}
+
+/* Fills the sweep records of the 3D contacts; returns how many. */
+moreau_lid moreau_nlgs_build_rows3d(moreau_nlgs *s, const moreau_nlgs_problem *prob);
+/* Applies the records' impulses to the body velocities (warm start). */
+void moreau_nlgs_apply_impulses3d(moreau_row3d *rows, moreau_lid n);
+void moreau_nlgs_sweep3d(moreau_row3d *rows, const moreau_lid *order, moreau_lid n, int max_ratio,
+                         moreau_sweep_sums *sums);
 void moreau_nlgs_sweep2d(moreau_row2d *rows, const moreau_lid *order, moreau_lid n, int max_ratio,
                          moreau_sweep_sums *sums);
 

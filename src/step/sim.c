@@ -7,7 +7,7 @@
 
 const moreau_option_spec moreau_sim_options[] = {
     {"-dt", "<real>", "2e-4", "time step"},
-    {"-gravity", "<gx,gy[,gz]>", "0,-9.81", "gravity acceleration (2D: two values, 3D: three)"},
+    {"-gravity", "<gx,gy[,gz]>", "0,-9.81", "gravity acceleration (2D: two values, 3D: three; 3D default 0,0,-9.81)"},
     {"-alert", "<real>", "0", "alert distance of contact detection; 0: a tenth of the mean radius"},
     {NULL, NULL, NULL, NULL}};
 
@@ -54,10 +54,16 @@ moreau_err moreau_sim_destroy(moreau_sim **simp)
 moreau_err moreau_sim_set_from_options(moreau_sim *sim)
 {
   double g[3] = {0, 0, 0};
-  int ng = 3;
+  int ng = 3, given;
   MOREAU_CALL(moreau_option_real("-dt", &sim->dt));
   MOREAU_CHECK(sim->dt > 0, MOREAU_ERR_INPUT, "option -dt: must be positive, got %g", sim->dt);
+  MOREAU_CALL(moreau_option_is_set("-gravity", &given));
   MOREAU_CALL(moreau_option_reals("-gravity", g, &ng));
+  if (!given && sim->dim == 3) {
+    g[0] = g[1] = 0.0;
+    g[2] = -9.81;
+    ng = 3;
+  }
   MOREAU_CHECK(ng == sim->dim, MOREAU_ERR_INPUT, "option -gravity: expected %d values for a %dD run, got %d",
                sim->dim, sim->dim, ng);
   memcpy(sim->gravity, g, sizeof(g));

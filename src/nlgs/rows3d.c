@@ -1,0 +1,87 @@
+#include <string.h>
+
+#include "nlgs_private.h"
+
+static void cross(const double *a, const double *b, double *c)
+{
+  c[0] = a[1] * b[2] - a[2] * b[1];
+  c[1] = a[2] * b[0] - a[0] * b[2];
+  c[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+static double dot(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+/* Inverse of the symmetric 3x3 matrix (nn, nt, ns, tt, ts, ss); returns the
+ * determinant (the inverse is only set when it is positive). */
+static double invert_sym3(const double *W, double *Wi)
+{
+  double c00 = W[3] * W[5] - W[4] * W[4], c01 = W[2] * W[4] - W[1] * W[5], c02 = W[1] * W[4] - W[2] * W[3];
+  double det = W[0] * c00 + W[1] * c01 + W[2] * c02;
+  if (!(det > 0.0)) return det;
+  Wi[0] = c00 / det;
+  Wi[1] = c01 / det;
+  Wi[2] = c02 / det;
+  Wi[3] = (W[0] * W[5] - W[2] * W[2]) / det;
+  Wi[4] = (W[1] * W[2] - W[0] * W[4]) / det;
+  Wi[5] = (W[0] * W[3] - W[1] * W[1]) / det;
+  return det;
+}
+
+moreau_lid moreau_nlgs_build_rows3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
+{
+  moreau_bodies *b = prob->bodies;
+  moreau_walls *w = prob->walls;
+  const moreau_contacts *c = prob->contacts;
+  moreau_lid nrows = 0;
+  for (moreau_lid k = 0; k < c->n; k++) {
+    moreau_row3d *r = &s->rows3[nrows];
+    moreau_lid ia = c->a[k], ib = c->b[k];
+    const double *e[3] = {&c->normal[3 * k], &c->tangent[3 * k], &c->binormal[3 * k]};
+    const double *um = &prob->u_minus[3 * k];
+    int mat_b;
+    memcpy(r->n, e[0], sizeof(r->n));
+    memcpy(r->t, e[1], sizeof(r->t));
+    memcpy(r->s, e[2], sizeof(r->s));
+    r->va = &b->v[3 * ia];
+    r->wa = &b->w[3 * ia];
+    r->ima = b->inv_mass[ia] * s->mult[ia];
+    r->iia = b->inv_inertia[ia] * s->mult[ia];
+    for (int i = 0; i < 3; i++) cross(&c->ca[3 * k], e[i], &r->ca_x[3 * i]);
+    if (ib >= 0) {
+      r->vb = &b->v[3 * ib];
+      r->wb = &b->w[3 * ib];
+      r->imb_n = r->imb_t = b->inv_mass[ib] * s->mult[ib];
+      r->iib = b->inv_inertia[ib] * s->mult[ib];
+      for (int i = 0; i < 3; i++) cross(&c->cb[3 * k], e[i], &r->cb_x[3 * i]);
+      mat_b = b->material[ib];
+    } else {
+      int iw = -(ib + 1);
+      r->vb = &w->velocity[3 * iw];
+      r->wb = s->zero_spin3;
+      r->imb_n = w->mode[iw] == MOREAU_WALL_FORCE ? s->wall_share[iw] / w->mass[iw] : 0.0;
+      r->imb_t = 0.0;
+      r->iib = 0.0;
+      memset(r->cb_x, 0, sizeof(r->cb_x));
+      mat_b = w->material[iw];
+    }
+    /* W_ij = e_i . e_j (1/m_a + 1/m_b) + (c_a x e_i) . (c_a x e_j) / I_a + (c_b x e_i) . (c_b x e_j) / I_b,
+     * with the b side's translation along n only for a force-driven wall. */
+    static const int ij[6][2] = {{0, 0}, {0, 1}, {0, 2}, {1, 1}, {1, 2}, {2, 2}};
+    for (int m = 0; m < 6; m++) {
+      int i = ij[m][0], j = ij[m][1];
+      double trans = i == j ? r->ima + (i == 0 ? r->imb_n : r->imb_t) : 0.0;
+      r->W[m] = trans + r->iia * dot(&r->ca_x[3 * i], &r->ca_x[3 * j]) + r->iib * dot(&r->cb_x[3 * i], &r->cb_x[3 * j]);
+    }
+    if (!(invert_sym3(r->W, r->Winv) > 0.0)) continue;
+
+    const moreau_pair_law *law = moreau_materials_pair(prob->materials, b->material[ia], mat_b);
+    r->target[0] = moreau_normal_target(c->gap[k], um[0], law->e_n, prob->dt);
+    r->target[1] = -law->e_t * um[1];
+    r->target[2] = -law->e_t * um[2];
+    r->mu = law->mu;
+    for (int i = 0; i < 3; i++) r->p[i] = c->force[3 * k + i] * prob->dt;
+    s->row_contact[nrows] = k;
+    nrows++;
+  }
+  return nrows;
+}
