@@ -13,7 +13,7 @@
 typedef struct {
   moreau_gid gid;
   double x[3], v[3], w[3], q[4];
-  double f_ext[3], t_ext[3];    /* constant external force and torque (besides gravity) */
+  double f_ext[3], t_ext[3]; /* constant external force and torque (besides gravity) */
   double radius;
   double inv_mass, inv_inertia; /* 0 for fixed bodies */
   int32_t material;

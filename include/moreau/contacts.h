@@ -30,8 +30,8 @@ moreau_err moreau_contacts_destroy(moreau_contacts **c);
 moreau_err moreau_contacts_reserve(moreau_contacts *c, moreau_lid capacity);
 void moreau_contacts_clear(moreau_contacts *c);
 /* Appends a contact with zero force; returns its index in *idx. */
-moreau_err moreau_contacts_push(moreau_contacts *c, moreau_gid gid_a, moreau_gid gid_b, int32_t point,
-                                moreau_lid a, moreau_lid b, moreau_lid *idx);
+moreau_err moreau_contacts_push(moreau_contacts *c, moreau_gid gid_a, moreau_gid gid_b, int32_t point, moreau_lid a,
+                                moreau_lid b, moreau_lid *idx);
 
 /* Warm start: copies the forces of prev into c for every contact of c whose
  * key (gid_a, gid_b, point) is in prev; the others start at zero. Both lists

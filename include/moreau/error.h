@@ -18,35 +18,35 @@ enum {
   MOREAU_ERR_INTERNAL = 6
 };
 
-moreau_err moreau_error_raise(moreau_err code, const char *file, int line, const char *func,
-                              const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+moreau_err moreau_error_raise(moreau_err code, const char *file, int line, const char *func, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 moreau_err moreau_error_trace(moreau_err code, const char *file, int line, const char *func);
 
-#define MOREAU_CALL(...)                                                                          \
-  do {                                                                                            \
-    moreau_err moreau_call_err_ = (__VA_ARGS__);                                                  \
-    if (moreau_call_err_) return moreau_error_trace(moreau_call_err_, __FILE__, __LINE__, __func__); \
+#define MOREAU_CALL(...)                                                                                               \
+  do {                                                                                                                 \
+    moreau_err moreau_call_err_ = (__VA_ARGS__);                                                                       \
+    if (moreau_call_err_) return moreau_error_trace(moreau_call_err_, __FILE__, __LINE__, __func__);                   \
   } while (0)
 
 #define MOREAU_FAIL(code, ...) return moreau_error_raise((code), __FILE__, __LINE__, __func__, __VA_ARGS__)
 
 /* User-input checks stay on in every build. */
-#define MOREAU_CHECK(cond, code, ...)                                                             \
-  do {                                                                                            \
-    if (!(cond)) MOREAU_FAIL((code), __VA_ARGS__);                                                \
+#define MOREAU_CHECK(cond, code, ...)                                                                                  \
+  do {                                                                                                                 \
+    if (!(cond)) MOREAU_FAIL((code), __VA_ARGS__);                                                                     \
   } while (0)
 
-#define MOREAU_MPI_CALL(...)                                                                      \
-  do {                                                                                            \
-    int moreau_mpi_err_ = (__VA_ARGS__);                                                          \
-    if (moreau_mpi_err_ != MPI_SUCCESS) MOREAU_FAIL(MOREAU_ERR_MPI, "MPI call failed (%d)", moreau_mpi_err_); \
+#define MOREAU_MPI_CALL(...)                                                                                           \
+  do {                                                                                                                 \
+    int moreau_mpi_err_ = (__VA_ARGS__);                                                                               \
+    if (moreau_mpi_err_ != MPI_SUCCESS) MOREAU_FAIL(MOREAU_ERR_MPI, "MPI call failed (%d)", moreau_mpi_err_);          \
   } while (0)
 
 /* Internal invariants: checked in debug builds only. */
 #ifndef NDEBUG
-#define MOREAU_ASSERT(cond)                                                                       \
-  do {                                                                                            \
-    if (!(cond)) MOREAU_FAIL(MOREAU_ERR_INTERNAL, "internal invariant violated: %s", #cond);      \
+#define MOREAU_ASSERT(cond)                                                                                            \
+  do {                                                                                                                 \
+    if (!(cond)) MOREAU_FAIL(MOREAU_ERR_INTERNAL, "internal invariant violated: %s", #cond);                           \
   } while (0)
 #else
 #define MOREAU_ASSERT(cond) ((void)0)

@@ -14,8 +14,8 @@ typedef struct {
 } moreau_pair_law;
 
 typedef struct {
-  int n;               /* number of materials */
-  double *density;     /* per material */
+  int n;                 /* number of materials */
+  double *density;       /* per material */
   moreau_pair_law *pair; /* n x n, symmetric */
 } moreau_materials;
 

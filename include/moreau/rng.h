@@ -21,7 +21,8 @@ static inline uint64_t moreau_splitmix64(uint64_t *x)
 static inline void moreau_rng_seed(moreau_rng *r, uint64_t seed, uint64_t stream)
 {
   uint64_t x = seed ^ (0x632be59bd9b4e019ULL * (stream + 1));
-  for (int i = 0; i < 4; i++) r->s[i] = moreau_splitmix64(&x);
+  for (int i = 0; i < 4; i++)
+    r->s[i] = moreau_splitmix64(&x);
 }
 
 static inline uint64_t moreau_rng_next(moreau_rng *r)

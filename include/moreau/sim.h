@@ -34,9 +34,9 @@ typedef struct {
   double dt, time;
   int64_t step;
   double gravity[3];
-  double alert;       /* alert distance of detection; <= 0 before setup means auto */
-  double rmax;        /* global largest body radius, set by setup */
-  double *u_minus;    /* per contact: relative velocity (n, t, s) at the start of the step */
+  double alert;    /* alert distance of detection; <= 0 before setup means auto */
+  double rmax;     /* global largest body radius, set by setup */
+  double *u_minus; /* per contact: relative velocity (n, t, s) at the start of the step */
   moreau_lid u_minus_cap;
   /* Where the bodies came from, for messages about them (a body's global id
    * is its data row in an input file, counted from 0); "" for generated. */

@@ -8,9 +8,9 @@ struct moreau_run_output {
   double *row;
 };
 
-static const char *const fixed_columns[] = {"step",       "time",        "contacts",      "iterations",
-                                            "residual",   "converged",   "solve_seconds", "detect_seconds",
-                                            "max_overlap", "kinetic_energy", NULL};
+static const char *const fixed_columns[] = {
+    "step",          "time",           "contacts",    "iterations",     "residual", "converged",
+    "solve_seconds", "detect_seconds", "max_overlap", "kinetic_energy", NULL};
 
 moreau_err moreau_run_output_create(const moreau_sim *sim, const char *dir, moreau_run_output **outp)
 {
@@ -76,8 +76,10 @@ moreau_err moreau_run_output_row(moreau_run_output *out, const moreau_sim *sim)
   r[k++] = sim->max_overlap;
   MOREAU_CALL(moreau_kinetic_energy(sim, &r[k++]));
   for (int w = 0; w < sim->walls->n; w++) {
-    for (int d = 0; d < sim->dim; d++) r[k++] = sim->walls->reaction[3 * w + d];
-    for (int d = 0; d < sim->dim; d++) r[k++] = sim->walls->point[3 * w + d];
+    for (int d = 0; d < sim->dim; d++)
+      r[k++] = sim->walls->reaction[3 * w + d];
+    for (int d = 0; d < sim->dim; d++)
+      r[k++] = sim->walls->point[3 * w + d];
   }
   MOREAU_CALL(moreau_timeseries_write(out->ts, r));
   return MOREAU_SUCCESS;

@@ -153,7 +153,8 @@ moreau_err moreau_bodies_sort_owned(moreau_bodies *b)
     moreau_bodies_get(b, i, &copy[i]);
   }
   qsort(order, (size_t)n, sizeof(*order), cmp_gid_lid);
-  for (moreau_lid i = 0; i < n; i++) moreau_bodies_set(b, i, &copy[order[i].lid]);
+  for (moreau_lid i = 0; i < n; i++)
+    moreau_bodies_set(b, i, &copy[order[i].lid]);
   moreau_free(&order);
   moreau_free(&copy);
   return MOREAU_SUCCESS;
@@ -163,12 +164,18 @@ void moreau_body_pack(const moreau_body *body, double *rec)
 {
   int k = 0;
   memcpy(&rec[k++], &body->gid, sizeof(double));
-  for (int d = 0; d < 3; d++) rec[k++] = body->x[d];
-  for (int d = 0; d < 3; d++) rec[k++] = body->v[d];
-  for (int d = 0; d < 3; d++) rec[k++] = body->w[d];
-  for (int d = 0; d < 4; d++) rec[k++] = body->q[d];
-  for (int d = 0; d < 3; d++) rec[k++] = body->f_ext[d];
-  for (int d = 0; d < 3; d++) rec[k++] = body->t_ext[d];
+  for (int d = 0; d < 3; d++)
+    rec[k++] = body->x[d];
+  for (int d = 0; d < 3; d++)
+    rec[k++] = body->v[d];
+  for (int d = 0; d < 3; d++)
+    rec[k++] = body->w[d];
+  for (int d = 0; d < 4; d++)
+    rec[k++] = body->q[d];
+  for (int d = 0; d < 3; d++)
+    rec[k++] = body->f_ext[d];
+  for (int d = 0; d < 3; d++)
+    rec[k++] = body->t_ext[d];
   rec[k++] = body->radius;
   rec[k++] = body->inv_mass;
   rec[k++] = body->inv_inertia;
@@ -180,12 +187,18 @@ void moreau_body_unpack(const double *rec, moreau_body *body)
 {
   int k = 0;
   memcpy(&body->gid, &rec[k++], sizeof(double));
-  for (int d = 0; d < 3; d++) body->x[d] = rec[k++];
-  for (int d = 0; d < 3; d++) body->v[d] = rec[k++];
-  for (int d = 0; d < 3; d++) body->w[d] = rec[k++];
-  for (int d = 0; d < 4; d++) body->q[d] = rec[k++];
-  for (int d = 0; d < 3; d++) body->f_ext[d] = rec[k++];
-  for (int d = 0; d < 3; d++) body->t_ext[d] = rec[k++];
+  for (int d = 0; d < 3; d++)
+    body->x[d] = rec[k++];
+  for (int d = 0; d < 3; d++)
+    body->v[d] = rec[k++];
+  for (int d = 0; d < 3; d++)
+    body->w[d] = rec[k++];
+  for (int d = 0; d < 4; d++)
+    body->q[d] = rec[k++];
+  for (int d = 0; d < 3; d++)
+    body->f_ext[d] = rec[k++];
+  for (int d = 0; d < 3; d++)
+    body->t_ext[d] = rec[k++];
   body->radius = rec[k++];
   body->inv_mass = rec[k++];
   body->inv_inertia = rec[k++];
@@ -196,7 +209,8 @@ void moreau_body_unpack(const double *rec, moreau_body *body)
 moreau_err moreau_bodies_global_count(const moreau_bodies *b, int64_t *count, int64_t *gid_sum)
 {
   int64_t local[2] = {b->n_owned, 0}, global[2];
-  for (moreau_lid i = 0; i < b->n_owned; i++) local[1] += b->gid[i];
+  for (moreau_lid i = 0; i < b->n_owned; i++)
+    local[1] += b->gid[i];
   MOREAU_MPI_CALL(MPI_Allreduce(local, global, 2, MPI_INT64_T, MPI_SUM, b->comm));
   if (count) *count = global[0];
   if (gid_sum) *gid_sum = global[1];

@@ -31,8 +31,7 @@ static void push_frame(const char *file, int line, const char *func)
   }
 }
 
-moreau_err moreau_error_raise(moreau_err code, const char *file, int line, const char *func,
-                              const char *fmt, ...)
+moreau_err moreau_error_raise(moreau_err code, const char *file, int line, const char *func, const char *fmt, ...)
 {
   va_list ap;
   pending.code = code;
@@ -78,8 +77,7 @@ void moreau_error_print(int verbose)
   fprintf(stderr, "moreau: error: %s\n", pending.message);
   if (pending.code != MOREAU_ERR_INPUT || verbose) {
     for (int i = 0; i < pending.nframes; i++)
-      fprintf(stderr, "  at %s:%d (%s)\n", pending.frames[i].file, pending.frames[i].line,
-              pending.frames[i].func);
+      fprintf(stderr, "  at %s:%d (%s)\n", pending.frames[i].file, pending.frames[i].line, pending.frames[i].func);
   }
   fflush(stderr);
 }

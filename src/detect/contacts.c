@@ -54,8 +54,8 @@ moreau_err moreau_contacts_reserve(moreau_contacts *c, moreau_lid capacity)
 
 void moreau_contacts_clear(moreau_contacts *c) { c->n = 0; }
 
-moreau_err moreau_contacts_push(moreau_contacts *c, moreau_gid gid_a, moreau_gid gid_b, int32_t point,
-                                moreau_lid a, moreau_lid b, moreau_lid *idx)
+moreau_err moreau_contacts_push(moreau_contacts *c, moreau_gid gid_a, moreau_gid gid_b, int32_t point, moreau_lid a,
+                                moreau_lid b, moreau_lid *idx)
 {
   moreau_lid i = c->n;
   MOREAU_CALL(moreau_contacts_reserve(c, i + 1));
@@ -108,12 +108,12 @@ static int cmp_key(const void *x, const void *y)
   return key_cmp(k1->ga, k1->gb, k1->p, k2->ga, k2->gb, k2->p);
 }
 
-#define PERMUTE(arr, type, stride)                                                                \
-  do {                                                                                            \
-    for (moreau_lid i = 0; i < n; i++)                                                            \
-      memcpy((char *)tmp + (size_t)i * (stride) * sizeof(type),                                   \
-             (char *)(arr) + (size_t)keys[i].i * (stride) * sizeof(type), (stride) * sizeof(type)); \
-    memcpy((arr), tmp, (size_t)n * (stride) * sizeof(type));                                      \
+#define PERMUTE(arr, type, stride)                                                                                     \
+  do {                                                                                                                 \
+    for (moreau_lid i = 0; i < n; i++)                                                                                 \
+      memcpy((char *)tmp + (size_t)i * (stride) * sizeof(type),                                                        \
+             (char *)(arr) + (size_t)keys[i].i * (stride) * sizeof(type), (stride) * sizeof(type));                    \
+    memcpy((arr), tmp, (size_t)n *(stride) * sizeof(type));                                                            \
   } while (0)
 
 moreau_err moreau_contacts_sort(moreau_contacts *c)

@@ -47,7 +47,8 @@ static void complete_frame(int dim, const double *n, double *t, double *s)
   t[1] = a[2] * n[0] - a[0] * n[2];
   t[2] = a[0] * n[1] - a[1] * n[0];
   len = sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
-  for (int i = 0; i < 3; i++) t[i] /= len;
+  for (int i = 0; i < 3; i++)
+    t[i] /= len;
   s[0] = n[1] * t[2] - n[2] * t[1];
   s[1] = n[2] * t[0] - n[0] * t[2];
   s[2] = n[0] * t[1] - n[1] * t[0];
@@ -97,7 +98,8 @@ moreau_err moreau_detect(moreau_detector *d, const moreau_bodies *b, const morea
   moreau_log_begin(MOREAU_EV_DETECT);
   moreau_contacts_clear(c);
   if (n > 0) {
-    for (int k = 0; k < 3; k++) lo[k] = hi[k] = b->x[k];
+    for (int k = 0; k < 3; k++)
+      lo[k] = hi[k] = b->x[k];
     for (moreau_lid i = 0; i < n; i++) {
       for (int k = 0; k < dim; k++) {
         double xi = b->x[3 * i + k];
@@ -120,7 +122,8 @@ moreau_err moreau_detect(moreau_detector *d, const moreau_bodies *b, const morea
       while (ncells > 4.0 * (double)n + 64.0) {
         h *= 1.5;
         ncells = 1.0;
-        for (int k = 0; k < dim; k++) ncells *= floor((hi[k] - lo[k]) / h) + 1.0;
+        for (int k = 0; k < dim; k++)
+          ncells *= floor((hi[k] - lo[k]) / h) + 1.0;
       }
     }
     ncell = 1;
@@ -148,9 +151,12 @@ moreau_err moreau_detect(moreau_detector *d, const moreau_bodies *b, const morea
       d->body_cell[i] = cell;
       d->cell_start[cell + 1]++;
     }
-    for (moreau_lid k = 0; k < ncell; k++) d->cell_start[k + 1] += d->cell_start[k];
-    for (moreau_lid i = 0; i < n; i++) d->order[d->cell_start[d->body_cell[i]]++] = i;
-    for (moreau_lid k = ncell; k > 0; k--) d->cell_start[k] = d->cell_start[k - 1];
+    for (moreau_lid k = 0; k < ncell; k++)
+      d->cell_start[k + 1] += d->cell_start[k];
+    for (moreau_lid i = 0; i < n; i++)
+      d->order[d->cell_start[d->body_cell[i]]++] = i;
+    for (moreau_lid k = ncell; k > 0; k--)
+      d->cell_start[k] = d->cell_start[k - 1];
     d->cell_start[0] = 0;
 
     for (moreau_lid a = 0; a < b->n_owned; a++) {

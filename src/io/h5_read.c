@@ -17,8 +17,8 @@ static moreau_err read_bodies(hid_t file, const char *path, moreau_bodies *b, in
       io_h5_read_rows(file, "/bodies/angular_velocity", H5T_NATIVE_DOUBLE, n_global, off, n, 3, b->w + 3 * i0, path));
   MOREAU_CALL(
       io_h5_read_rows(file, "/bodies/orientation", H5T_NATIVE_DOUBLE, n_global, off, n, 4, b->q + 4 * i0, path));
-  MOREAU_CALL(io_h5_read_rows(file, "/bodies/external_force", H5T_NATIVE_DOUBLE, n_global, off, n, 3,
-                              b->f_ext + 3 * i0, path));
+  MOREAU_CALL(
+      io_h5_read_rows(file, "/bodies/external_force", H5T_NATIVE_DOUBLE, n_global, off, n, 3, b->f_ext + 3 * i0, path));
   MOREAU_CALL(io_h5_read_rows(file, "/bodies/external_torque", H5T_NATIVE_DOUBLE, n_global, off, n, 3,
                               b->t_ext + 3 * i0, path));
   MOREAU_CALL(io_h5_read_rows(file, "/bodies/radius", H5T_NATIVE_DOUBLE, n_global, off, n, 0, b->radius + i0, path));

@@ -15,8 +15,10 @@ moreau_err moreau_materials_create(int n, const moreau_pair_law *def, double den
   m->n = n;
   MOREAU_CALL(moreau_malloc((size_t)n * sizeof(double), &m->density));
   MOREAU_CALL(moreau_malloc((size_t)n * (size_t)n * sizeof(moreau_pair_law), &m->pair));
-  for (int i = 0; i < n; i++) m->density[i] = density;
-  for (int i = 0; i < n * n; i++) m->pair[i] = *def;
+  for (int i = 0; i < n; i++)
+    m->density[i] = density;
+  for (int i = 0; i < n * n; i++)
+    m->pair[i] = *def;
   *mp = m;
   return MOREAU_SUCCESS;
 }
@@ -37,8 +39,8 @@ static moreau_err check_law(const moreau_pair_law *law)
                law->mu);
   MOREAU_CHECK(law->e_n >= 0 && law->e_n <= 1, MOREAU_ERR_INPUT, "normal restitution must be in [0, 1], got %g",
                law->e_n);
-  MOREAU_CHECK(law->e_t >= -1 && law->e_t <= 1, MOREAU_ERR_INPUT,
-               "tangential restitution must be in [-1, 1], got %g", law->e_t);
+  MOREAU_CHECK(law->e_t >= -1 && law->e_t <= 1, MOREAU_ERR_INPUT, "tangential restitution must be in [-1, 1], got %g",
+               law->e_t);
   return MOREAU_SUCCESS;
 }
 

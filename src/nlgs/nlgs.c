@@ -136,7 +136,8 @@ static moreau_err average_walls(moreau_nlgs *s, moreau_walls *w)
   int any = 0;
   if (s->size == 1) return MOREAU_SUCCESS;
   for (int i = 0; i < w->n; i++) {
-    for (int d = 0; d < 3; d++) s->wall_buf[3 * i + d] = s->wall_touch[i] * w->velocity[3 * i + d];
+    for (int d = 0; d < 3; d++)
+      s->wall_buf[3 * i + d] = s->wall_touch[i] * w->velocity[3 * i + d];
     any |= w->mode[i] == MOREAU_WALL_FORCE;
   }
   if (!any) return MOREAU_SUCCESS;
@@ -145,7 +146,8 @@ static moreau_err average_walls(moreau_nlgs *s, moreau_walls *w)
   moreau_log_end(MOREAU_EV_EXCHANGE);
   for (int i = 0; i < w->n; i++) {
     if (w->mode[i] != MOREAU_WALL_FORCE || s->wall_share[i] == 0) continue;
-    for (int d = 0; d < 3; d++) w->velocity[3 * i + d] = s->wall_buf[3 * i + d] / s->wall_share[i];
+    for (int d = 0; d < 3; d++)
+      w->velocity[3 * i + d] = s->wall_buf[3 * i + d] / s->wall_share[i];
   }
   return MOREAU_SUCCESS;
 }
@@ -156,7 +158,8 @@ static moreau_err share_counts(moreau_nlgs *s, const moreau_nlgs_problem *prob)
   const moreau_bodies *b = prob->bodies;
   moreau_lid nb = moreau_bodies_n_local(b);
   memset(s->touched, 0, (size_t)nb);
-  for (int i = 0; i < prob->walls->n; i++) s->wall_touch[i] = 0.0;
+  for (int i = 0; i < prob->walls->n; i++)
+    s->wall_touch[i] = 0.0;
   for (moreau_lid k = 0; k < c->n; k++) {
     s->touched[c->a[k]] = 1;
     if (c->b[k] >= 0)
@@ -168,7 +171,8 @@ static moreau_err share_counts(moreau_nlgs *s, const moreau_nlgs_problem *prob)
   if (prob->part) {
     MOREAU_CALL(moreau_part_interface_build(prob->part, b, s->touched, s->mult));
   } else {
-    for (moreau_lid i = 0; i < nb; i++) s->mult[i] = 1.0;
+    for (moreau_lid i = 0; i < nb; i++)
+      s->mult[i] = 1.0;
   }
   if (s->size > 1 && prob->walls->n > 0)
     MOREAU_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, s->wall_share, prob->walls->n, MPI_DOUBLE, MPI_SUM, s->comm));
@@ -252,9 +256,12 @@ static void apply_initial_impulses(moreau_nlgs *s, moreau_lid nrows)
 static double measure(const moreau_nlgs *s, const double *g)
 {
   switch (s->norm) {
-  case MOREAU_NLGS_NORM_QUAD: return g[3] > 0 ? sqrt(g[2] / g[3]) : (g[2] > 0 ? 1.0 : 0.0);
-  case MOREAU_NLGS_NORM_MAX: return g[4];
-  default: return g[1] > 0 ? g[0] / g[1] : (g[0] > 0 ? 1.0 : 0.0);
+  case MOREAU_NLGS_NORM_QUAD:
+    return g[3] > 0 ? sqrt(g[2] / g[3]) : (g[2] > 0 ? 1.0 : 0.0);
+  case MOREAU_NLGS_NORM_MAX:
+    return g[4];
+  default:
+    return g[1] > 0 ? g[0] / g[1] : (g[0] > 0 ? 1.0 : 0.0);
   }
 }
 
@@ -263,7 +270,8 @@ static void reduce_sums(void *in, void *inout, int *len, MPI_Datatype *type)
   const double *a = in;
   double *b = inout;
   for (int i = 0; i < *len; i += 5) {
-    for (int k = 0; k < 4; k++) b[i + k] += a[i + k];
+    for (int k = 0; k < 4; k++)
+      b[i + k] += a[i + k];
     if (a[i + 4] > b[i + 4]) b[i + 4] = a[i + 4];
   }
 }
@@ -301,7 +309,8 @@ moreau_err moreau_nlgs_solve(moreau_nlgs *s, const moreau_nlgs_problem *prob, mo
   MOREAU_CALL(average_walls(s, prob->walls));
   if (s->size > 1) MOREAU_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, &nglobal, 1, MPI_INT64_T, MPI_SUM, s->comm));
 
-  for (moreau_lid k = 0; k < nrows; k++) s->order[k] = k;
+  for (moreau_lid k = 0; k < nrows; k++)
+    s->order[k] = k;
   memset(res, 0, sizeof(*res));
   MOREAU_MPI_CALL(MPI_Op_create(reduce_sums, 1, &op));
   for (int it = 1; nglobal > 0 && it <= s->max_it; it++) {
@@ -337,14 +346,16 @@ moreau_err moreau_nlgs_solve(moreau_nlgs *s, const moreau_nlgs_problem *prob, mo
   MPI_Op_free(&op);
   if (nglobal == 0) res->converged = 1;
 
-  for (moreau_lid k = 0; k < c->n; k++) c->force[3 * k] = c->force[3 * k + 1] = c->force[3 * k + 2] = 0.0;
+  for (moreau_lid k = 0; k < c->n; k++)
+    c->force[3 * k] = c->force[3 * k + 1] = c->force[3 * k + 2] = 0.0;
   for (moreau_lid r = 0; r < nrows; r++) {
     moreau_lid k = s->row_contact[r];
     if (dim == 2) {
       c->force[3 * k] = s->rows[r].pn / prob->dt;
       c->force[3 * k + 1] = s->rows[r].pt / prob->dt;
     } else {
-      for (int i = 0; i < 3; i++) c->force[3 * k + i] = s->rows3[r].p[i] / prob->dt;
+      for (int i = 0; i < 3; i++)
+        c->force[3 * k + i] = s->rows3[r].p[i] / prob->dt;
     }
   }
   res->seconds = MPI_Wtime() - t0;

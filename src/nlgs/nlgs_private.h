@@ -27,8 +27,8 @@ typedef struct {
   double n[3], t[3], s[3];
   double ca_x[9], cb_x[9]; /* c x n, c x t, c x s of each side */
   double ima, iia, imb_n, imb_t, iib;
-  double W[6];     /* symmetric: nn, nt, ns, tt, ts, ss */
-  double Winv[6];  /* its inverse, same layout */
+  double W[6];    /* symmetric: nn, nt, ns, tt, ts, ss */
+  double Winv[6]; /* its inverse, same layout */
   double target[3];
   double mu;
   double p[3];

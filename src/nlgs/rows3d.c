@@ -46,13 +46,15 @@ moreau_lid moreau_nlgs_build_rows3d(moreau_nlgs *s, const moreau_nlgs_problem *p
     r->wa = &b->w[3 * ia];
     r->ima = b->inv_mass[ia] * s->mult[ia];
     r->iia = b->inv_inertia[ia] * s->mult[ia];
-    for (int i = 0; i < 3; i++) cross(&c->ca[3 * k], e[i], &r->ca_x[3 * i]);
+    for (int i = 0; i < 3; i++)
+      cross(&c->ca[3 * k], e[i], &r->ca_x[3 * i]);
     if (ib >= 0) {
       r->vb = &b->v[3 * ib];
       r->wb = &b->w[3 * ib];
       r->imb_n = r->imb_t = b->inv_mass[ib] * s->mult[ib];
       r->iib = b->inv_inertia[ib] * s->mult[ib];
-      for (int i = 0; i < 3; i++) cross(&c->cb[3 * k], e[i], &r->cb_x[3 * i]);
+      for (int i = 0; i < 3; i++)
+        cross(&c->cb[3 * k], e[i], &r->cb_x[3 * i]);
       mat_b = b->material[ib];
     } else {
       int iw = -(ib + 1);
@@ -79,7 +81,8 @@ moreau_lid moreau_nlgs_build_rows3d(moreau_nlgs *s, const moreau_nlgs_problem *p
     r->target[1] = -law->e_t * um[1];
     r->target[2] = -law->e_t * um[2];
     r->mu = law->mu;
-    for (int i = 0; i < 3; i++) r->p[i] = c->force[3 * k + i] * prob->dt;
+    for (int i = 0; i < 3; i++)
+      r->p[i] = c->force[3 * k + i] * prob->dt;
     s->row_contact[nrows] = k;
     nrows++;
   }

@@ -53,8 +53,10 @@ void moreau_nlgs_sweep2d(moreau_row2d *rows, const moreau_lid *order, moreau_lid
 {
   moreau_sweep_sums s = {0, 0, 0, 0, 0};
   if (max_ratio)
-    for (moreau_lid k = 0; k < n; k++) solve_row(&rows[order[k]], 1, &s);
+    for (moreau_lid k = 0; k < n; k++)
+      solve_row(&rows[order[k]], 1, &s);
   else
-    for (moreau_lid k = 0; k < n; k++) solve_row(&rows[order[k]], 0, &s);
+    for (moreau_lid k = 0; k < n; k++)
+      solve_row(&rows[order[k]], 0, &s);
   *sums = s;
 }

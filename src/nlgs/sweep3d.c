@@ -23,7 +23,8 @@ static inline void apply(moreau_row3d *r, const double *d)
 
 void moreau_nlgs_apply_impulses3d(moreau_row3d *rows, moreau_lid n)
 {
-  for (moreau_lid k = 0; k < n; k++) apply(&rows[k], rows[k].p);
+  for (moreau_lid k = 0; k < n; k++)
+    apply(&rows[k], rows[k].p);
 }
 
 /* The local Signorini-Coulomb problem in 3D (seed 001 eqs 1.24-1.30): the
@@ -36,7 +37,8 @@ static inline void solve_row(moreau_row3d *r, int max_ratio, moreau_sweep_sums *
 {
   double dv[3], u[3], rhs[3], p[3], d[3];
   const double *W = r->W, *Wi = r->Winv;
-  for (int k = 0; k < 3; k++) dv[k] = r->vb[k] - r->va[k];
+  for (int k = 0; k < 3; k++)
+    dv[k] = r->vb[k] - r->va[k];
   u[0] = dot3(r->n, dv) + dot3(r->wb, r->cb_x) - dot3(r->wa, r->ca_x);
   u[1] = dot3(r->t, dv) + dot3(r->wb, r->cb_x + 3) - dot3(r->wa, r->ca_x + 3);
   u[2] = dot3(r->s, dv) + dot3(r->wb, r->cb_x + 6) - dot3(r->wa, r->ca_x + 6);
@@ -59,8 +61,10 @@ static inline void solve_row(moreau_row3d *r, int max_ratio, moreau_sweep_sums *
       p[2] = r->mu * pn * e2;
     }
   }
-  for (int k = 0; k < 3; k++) d[k] = p[k] - r->p[k];
-  for (int k = 0; k < 3; k++) r->p[k] = p[k];
+  for (int k = 0; k < 3; k++)
+    d[k] = p[k] - r->p[k];
+  for (int k = 0; k < 3; k++)
+    r->p[k] = p[k];
   apply(r, d);
   const double adp = fabs(d[0]) + fabs(d[1]) + fabs(d[2]), ap = p[0] + fabs(p[1]) + fabs(p[2]);
   sums->dp += adp;
@@ -78,8 +82,10 @@ void moreau_nlgs_sweep3d(moreau_row3d *rows, const moreau_lid *order, moreau_lid
 {
   moreau_sweep_sums s = {0, 0, 0, 0, 0};
   if (max_ratio)
-    for (moreau_lid k = 0; k < n; k++) solve_row(&rows[order[k]], 1, &s);
+    for (moreau_lid k = 0; k < n; k++)
+      solve_row(&rows[order[k]], 1, &s);
   else
-    for (moreau_lid k = 0; k < n; k++) solve_row(&rows[order[k]], 0, &s);
+    for (moreau_lid k = 0; k < n; k++)
+      solve_row(&rows[order[k]], 0, &s);
   *sums = s;
 }

@@ -64,8 +64,8 @@ moreau_err moreau_sim_set_from_options(moreau_sim *sim)
     g[2] = -9.81;
     ng = 3;
   }
-  MOREAU_CHECK(ng == sim->dim, MOREAU_ERR_INPUT, "option -gravity: expected %d values for a %dD run, got %d",
-               sim->dim, sim->dim, ng);
+  MOREAU_CHECK(ng == sim->dim, MOREAU_ERR_INPUT, "option -gravity: expected %d values for a %dD run, got %d", sim->dim,
+               sim->dim, ng);
   memcpy(sim->gravity, g, sizeof(g));
   MOREAU_CALL(moreau_option_real("-alert", &sim->alert));
   MOREAU_CHECK(sim->alert >= 0, MOREAU_ERR_INPUT, "option -alert: must be >= 0, got %g", sim->alert);
@@ -152,7 +152,8 @@ static void rotate(double *q, const double *w, double h)
   r[2] = d[0] * q[2] - d[1] * q[3] + d[2] * q[0] + d[3] * q[1];
   r[3] = d[0] * q[3] + d[1] * q[2] - d[2] * q[1] + d[3] * q[0];
   double len = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
-  for (int k = 0; k < 4; k++) q[k] = r[k] / len;
+  for (int k = 0; k < 4; k++)
+    q[k] = r[k] / len;
 }
 
 /* Half a step of positions: r += h U for owned bodies and walls. */
@@ -161,11 +162,13 @@ static void drift(moreau_sim *sim, double h)
   moreau_bodies *b = sim->bodies;
   moreau_walls *w = sim->walls;
   for (moreau_lid i = 0; i < b->n_owned; i++) {
-    for (int k = 0; k < 3; k++) b->x[3 * i + k] += h * b->v[3 * i + k];
+    for (int k = 0; k < 3; k++)
+      b->x[3 * i + k] += h * b->v[3 * i + k];
     rotate(&b->q[4 * i], &b->w[3 * i], h);
   }
   for (int i = 0; i < w->n; i++)
-    for (int k = 0; k < 3; k++) w->point[3 * i + k] += h * w->velocity[3 * i + k];
+    for (int k = 0; k < 3; k++)
+      w->point[3 * i + k] += h * w->velocity[3 * i + k];
 }
 
 /* Relative velocity of b with respect to a at each contact point, in the
@@ -194,7 +197,8 @@ static moreau_err relative_velocities(moreau_sim *sim)
     } else {
       memcpy(ub, &w->velocity[3 * (-(ib + 1))], sizeof(ub));
     }
-    for (int d = 0; d < 3; d++) du[d] = ub[d] - ua[d];
+    for (int d = 0; d < 3; d++)
+      du[d] = ub[d] - ua[d];
     const double *n = &c->normal[3 * k], *t = &c->tangent[3 * k], *s = &c->binormal[3 * k];
     sim->u_minus[3 * k] = du[0] * n[0] + du[1] * n[1] + du[2] * n[2];
     sim->u_minus[3 * k + 1] = du[0] * t[0] + du[1] * t[1] + du[2] * t[2];
@@ -220,7 +224,8 @@ static void free_velocities(moreau_sim *sim)
   }
   for (int i = 0; i < w->n; i++) {
     if (w->mode[i] != MOREAU_WALL_FORCE) continue;
-    for (int k = 0; k < 3; k++) w->velocity[3 * i + k] += sim->dt * w->drive[i] / w->mass[i] * w->normal[3 * i + k];
+    for (int k = 0; k < 3; k++)
+      w->velocity[3 * i + k] += sim->dt * w->drive[i] / w->mass[i] * w->normal[3 * i + k];
   }
 }
 
@@ -229,13 +234,15 @@ static moreau_err contact_statistics(moreau_sim *sim)
   const moreau_contacts *c = sim->contacts;
   moreau_walls *w = sim->walls;
   double overlap = 0.0, count = (double)c->n;
-  for (int i = 0; i < 3 * w->n; i++) w->reaction[i] = 0.0;
+  for (int i = 0; i < 3 * w->n; i++)
+    w->reaction[i] = 0.0;
   for (moreau_lid k = 0; k < c->n; k++) {
     overlap = fmax(overlap, -c->gap[k]);
     if (c->b[k] >= 0) continue;
     int iw = -(c->b[k] + 1);
     const double *f = &c->force[3 * k], *n = &c->normal[3 * k], *t = &c->tangent[3 * k], *s = &c->binormal[3 * k];
-    for (int d = 0; d < 3; d++) w->reaction[3 * iw + d] += f[0] * n[d] + f[1] * t[d] + f[2] * s[d];
+    for (int d = 0; d < 3; d++)
+      w->reaction[3 * iw + d] += f[0] * n[d] + f[1] * t[d] + f[2] * s[d];
   }
   if (sim->size > 1) {
     if (w->n) MOREAU_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, w->reaction, 3 * w->n, MPI_DOUBLE, MPI_SUM, sim->comm));

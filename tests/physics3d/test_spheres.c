@@ -64,7 +64,8 @@ START_TEST(test_oblique_frictionless_restitution)
     double fn = -(1.0 / sim->dt) * m0 * m1 / (m0 + m1) * (1 + e_n) * dot(um, n);
     ck_assert_msg(fabs(dot(u, n) + e_n * dot(um, n)) < 1e-10, "e_n %g: u_n+ %.17g", e_n, dot(u, n));
     ck_assert_msg(fabs(dot(u, t) - dot(um, t)) < 1e-10, "frictionless contact changed the sliding velocity");
-    ck_assert_msg(fabs(sim->contacts->force[0] - fn) < 1e-10 * fn, "f_n %.17g expected %.17g", sim->contacts->force[0], fn);
+    ck_assert_msg(fabs(sim->contacts->force[0] - fn) < 1e-10 * fn, "f_n %.17g expected %.17g", sim->contacts->force[0],
+                  fn);
     moreau_sim_destroy(&sim);
   }
 }
@@ -181,7 +182,8 @@ START_TEST(test_sphere_pile_weight)
   moreau_nlgs_set_tolerance(sim->nlgs, 1e-4, MOREAU_NLGS_NORM_MEAN);
   moreau_nlgs_set_iterations(sim->nlgs, 2, 5000);
   ck_assert_int_eq(moreau_sim_setup(sim, 0.01), 0);
-  for (moreau_lid i = 0; i < sim->bodies->n_owned; i++) w += 9.81 / sim->bodies->inv_mass[i];
+  for (moreau_lid i = 0; i < sim->bodies->n_owned; i++)
+    w += 9.81 / sim->bodies->inv_mass[i];
   /* Settled: kinetic energy below 1e-7 of weight x radius for 20 steps in a row. */
   for (int i = 0, calm = 0; i < 6000 && calm < 20; i++) {
     double ke;
@@ -191,8 +193,10 @@ START_TEST(test_sphere_pile_weight)
   }
   moreau_nlgs_set_tolerance(sim->nlgs, 1e-8, MOREAU_NLGS_NORM_MEAN);
   moreau_nlgs_set_iterations(sim->nlgs, 2, 100000);
-  for (int i = 0; i < 20; i++) ck_assert_int_eq(moreau_sim_step(sim), 0);
-  for (int i = 0; i < sim->walls->n; i++) f -= sim->walls->reaction[3 * i + 2];
+  for (int i = 0; i < 20; i++)
+    ck_assert_int_eq(moreau_sim_step(sim), 0);
+  for (int i = 0; i < sim->walls->n; i++)
+    f -= sim->walls->reaction[3 * i + 2];
   printf("sphere pile: weight %.8g, wall load %.8g (relative difference %.1e), %lld contacts, step %lld\n", w, f,
          fabs(f - w) / w, (long long)sim->n_contacts_global, (long long)sim->step);
   ck_assert_msg(fabs(f - w) < 1e-3 * w, "walls carry %.8g of a weight of %.8g", f, w);
