@@ -63,6 +63,21 @@ struct moreau_nlgs {
   double zero_spin3[3]; /* the same in 3D */
 };
 
+/* Adds one contact update to the sweep's convergence sums: adp and ap are
+ * the L1 norms of the impulse change and of the new impulse, dp2 and p2 their
+ * squares. */
+static inline void moreau_sweep_add(moreau_sweep_sums *s, double adp, double ap, double dp2, double p2, int max_ratio)
+{
+  s->dp += adp;
+  s->p += ap;
+  s->dp2 += dp2;
+  s->p2 += p2;
+  if (max_ratio) {
+    double ratio = ap > 0.0 ? adp / ap : (adp > 0.0 ? 1.0 : 0.0);
+    if (ratio > s->max_ratio) s->max_ratio = ratio;
+  }
+}
+
 /* Signorini on Moreau's mean velocity (seed 000 eq 7): a closed contact (or
  * one that closes within the step) must leave with u+ = -e_n u-; an open one
  * may approach until its gap closes at the end of the step (g_pos of seed

@@ -37,15 +37,7 @@ static inline void solve_row(moreau_row2d *r, int max_ratio, moreau_sweep_sums *
   r->vb[1] += r->imb_n * dn * ny + r->imb_t * dt * ty;
   *r->wb += r->iib * (r->rb_n * dn + r->rb_t * dt);
 
-  const double adp = fabs(dn) + fabs(dt), ap = pn + fabs(pt);
-  s->dp += adp;
-  s->p += ap;
-  s->dp2 += dn * dn + dt * dt;
-  s->p2 += pn * pn + pt * pt;
-  if (max_ratio) {
-    double ratio = ap > 0.0 ? adp / ap : (adp > 0.0 ? 1.0 : 0.0);
-    if (ratio > s->max_ratio) s->max_ratio = ratio;
-  }
+  moreau_sweep_add(s, fabs(dn) + fabs(dt), pn + fabs(pt), dn * dn + dt * dt, pn * pn + pt * pt, max_ratio);
 }
 
 void moreau_nlgs_sweep2d(moreau_row2d *rows, const moreau_lid *order, moreau_lid n, int max_ratio,

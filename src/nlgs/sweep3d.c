@@ -66,15 +66,8 @@ static inline void solve_row(moreau_row3d *r, int max_ratio, moreau_sweep_sums *
   for (int k = 0; k < 3; k++)
     r->p[k] = p[k];
   apply(r, d);
-  const double adp = fabs(d[0]) + fabs(d[1]) + fabs(d[2]), ap = p[0] + fabs(p[1]) + fabs(p[2]);
-  sums->dp += adp;
-  sums->p += ap;
-  sums->dp2 += d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-  sums->p2 += p[0] * p[0] + p[1] * p[1] + p[2] * p[2];
-  if (max_ratio) {
-    double ratio = ap > 0.0 ? adp / ap : (adp > 0.0 ? 1.0 : 0.0);
-    if (ratio > sums->max_ratio) sums->max_ratio = ratio;
-  }
+  moreau_sweep_add(sums, fabs(d[0]) + fabs(d[1]) + fabs(d[2]), p[0] + fabs(p[1]) + fabs(p[2]),
+                   d[0] * d[0] + d[1] * d[1] + d[2] * d[2], p[0] * p[0] + p[1] * p[1] + p[2] * p[2], max_ratio);
 }
 
 void moreau_nlgs_sweep3d(moreau_row3d *rows, const moreau_lid *order, moreau_lid n, int max_ratio,

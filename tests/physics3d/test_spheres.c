@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "check_runner.h"
 #include "moreau/generate.h"
 #include "moreau/run_output.h"
 #include "scene.h"
@@ -218,10 +219,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, test_sphere_column);
   tcase_add_test(tc, test_sphere_pile_weight);
   suite_add_tcase(s, tc);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_NORMAL);
-  failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
+  failed = moreau_test_run_suite(s);
   MPI_Finalize();
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return failed;
 }

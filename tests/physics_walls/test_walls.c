@@ -8,6 +8,7 @@
 #include <mpi.h>
 #include <stdlib.h>
 
+#include "check_runner.h"
 #include "scene.h"
 
 static int rank(void)
@@ -97,11 +98,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, test_piston_drags_disk);
   tcase_add_test(tc, test_force_wall_column);
   suite_add_tcase(s, tc);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_NORMAL);
-  failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  failed = moreau_test_run_suite(s);
   MPI_Finalize();
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return failed;
 }
