@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <math.h>
 #include <petscsys.h>
 #include <stdio.h>
@@ -105,6 +106,33 @@ static moreau_err run(const app_config *cfg, moreau_sim *sim)
   return MOREAU_SUCCESS;
 }
 
+/* PETSc reports an unreadable -options_file with a page of its own; check the
+ * files first so the user gets one line naming the file. Collective. */
+static int options_files_readable(MPI_Comm comm, int argc, char **argv)
+{
+  char message[4200] = "";
+  int rank, bad = 0;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) {
+    for (int i = 1; i < argc && !bad; i++) {
+      FILE *f;
+      if (strcmp(argv[i], "-options_file")) continue;
+      if (i + 1 >= argc) {
+        snprintf(message, sizeof(message), "option -options_file needs a file name");
+        bad = 1;
+      } else if (!(f = fopen(argv[i + 1], "r"))) {
+        snprintf(message, sizeof(message), "-options_file %s: cannot open (%s)", argv[i + 1], strerror(errno));
+        bad = 1;
+      } else {
+        fclose(f);
+      }
+    }
+    if (bad) fprintf(stderr, "moreau: error: %s\n", message);
+  }
+  MPI_Bcast(&bad, 1, MPI_INT, 0, comm);
+  return !bad;
+}
+
 static int wants_help(int argc, char **argv)
 {
   for (int i = 1; i < argc; i++)
@@ -133,9 +161,11 @@ int moreau_app_main(int argc, char **argv)
   MPI_Comm comm;
 
   if (moreau_app_register_options()) return MOREAU_ERR_INTERNAL;
+  /* MPI starts before PETSc so that the checks below can talk; PETSc then
+   * leaves MPI_Finalize to us. */
+  MPI_Init(&argc, &argv);
   if (wants_help(argc, argv)) {
     int rank;
-    MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (rank == 0) {
       printf("moreau: contact dynamics (Moreau-Jean NSCD) for rigid granular media\n"
@@ -145,9 +175,14 @@ int moreau_app_main(int argc, char **argv)
     MPI_Finalize();
     return 0;
   }
-  if (PetscInitialize(&argc, &argv, NULL, NULL)) {
-    fprintf(stderr, "moreau: error: PETSc could not start (bad -options_file?)\n");
+  if (!options_files_readable(MPI_COMM_WORLD, argc, argv)) {
+    MPI_Finalize();
     return MOREAU_ERR_INPUT;
+  }
+  if (PetscInitialize(&argc, &argv, NULL, NULL)) {
+    fprintf(stderr, "moreau: error: PETSc could not start\n");
+    MPI_Finalize();
+    return MOREAU_ERR_RUNTIME;
   }
   comm = PETSC_COMM_WORLD;
   moreau_log_register();
@@ -169,5 +204,6 @@ int moreau_app_main(int argc, char **argv)
   moreau_sim_destroy(&sim);
   code = err == MOREAU_SUCCESS ? 0 : (err == MOREAU_ERR_INPUT ? MOREAU_ERR_INPUT : MOREAU_ERR_RUNTIME);
   PetscFinalize();
+  MPI_Finalize();
   return code;
 }

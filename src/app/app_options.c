@@ -19,7 +19,7 @@ const moreau_option_spec moreau_app_options[] = {
 
 const moreau_option_spec moreau_wall_options[] = {
     {"-box", "<xlo,ylo[,zlo],xhi,yhi[,zhi]>", "",
-     "fixed walls on every side of this box (default: the generator's box when no wall is given)"},
+     "fixed walls on every side of this box; with neither -box nor walls, the generator's box is walled"},
     {"-wall<i>_point", "<x,y[,z]>", "", "a point of wall i (walls are numbered from 0 without gaps)"},
     {"-wall<i>_normal", "<nx,ny[,nz]>", "", "inward normal of wall i"},
     {"-wall<i>_mode", "<fixed|velocity|force>", "fixed",

@@ -18,9 +18,9 @@ static int ngroups;
 
 /* Options PETSc itself reads when asked (-log_view at finalize, ...); they are
  * valid even when nothing has queried them yet. */
-static const char *const petsc_options[] = {"-log_view", "-options_file", "-help", "-options_left",
-                                            "-malloc_debug", "-malloc_dump", "-on_error_abort",
-                                            "-log_view_memory", "-info", NULL};
+static const char *const petsc_options[] = {
+    "-log_view",        "-options_file", "-help", "-options_left", "-malloc_debug", "-malloc_dump", "-on_error_abort",
+    "-log_view_memory", "-info",         NULL};
 
 moreau_err moreau_options_register(const char *group, const moreau_option_spec *table)
 {
@@ -59,7 +59,8 @@ static int name_matches(const char *spec, const char *name)
   if (strncmp(spec, name, head)) return 0;
   name += head;
   if (!isdigit((unsigned char)*name)) return 0;
-  while (isdigit((unsigned char)*name)) name++;
+  while (isdigit((unsigned char)*name))
+    name++;
   return !strcmp(hole + 3, name);
 }
 
@@ -76,7 +77,8 @@ static size_t edit_distance(const char *a, const char *b)
   size_t la = strlen(a), lb = strlen(b), prev[128], cur[128];
   if (la > 127) la = 127;
   if (lb > 127) lb = 127;
-  for (size_t j = 0; j <= lb; j++) prev[j] = j;
+  for (size_t j = 0; j <= lb; j++)
+    prev[j] = j;
   for (size_t i = 1; i <= la; i++) {
     cur[0] = i;
     for (size_t j = 1; j <= lb; j++) {
@@ -89,16 +91,32 @@ static size_t edit_distance(const char *a, const char *b)
   return prev[lb];
 }
 
+/* A numbered family is compared, and suggested, with the index the user
+ * typed ("-wall3_mod" -> "-wall3_mode"); with no digits in the name, as the
+ * pattern. The result may point to a static buffer, valid until the next call. */
 const char *moreau_options_closest(const char *name)
 {
-  const char *best = NULL;
+  static char concrete[128];
+  char candidate[128], digits[32] = "";
+  const char *best = NULL, *d0 = strpbrk(name, "0123456789");
   size_t best_d = (size_t)-1;
+  if (d0) snprintf(digits, sizeof(digits), "%.*s", (int)strspn(d0, "0123456789"), d0);
   for (int g = 0; g < ngroups; g++)
     for (const moreau_option_spec *s = groups[g].table; s->name; s++) {
-      size_t d = edit_distance(name, s->name);
+      const char *hole = strstr(s->name, "<i>");
+      size_t d;
+      if (hole && digits[0])
+        snprintf(candidate, sizeof(candidate), "%.*s%s%s", (int)(hole - s->name), s->name, digits, hole + 3);
+      else
+        snprintf(candidate, sizeof(candidate), "%s", s->name);
+      d = edit_distance(name, candidate);
       if (d < best_d) {
         best_d = d;
         best = s->name;
+        if (hole && digits[0]) {
+          memcpy(concrete, candidate, sizeof(concrete));
+          best = concrete;
+        }
       }
     }
   for (int i = 0; petsc_options[i]; i++) {
@@ -121,8 +139,19 @@ static moreau_err raw_value(const char *name, char *buf, size_t len, int *given)
   buf[0] = '\0';
   if (PetscOptionsGetString(NULL, NULL, name, buf, len, &set))
     MOREAU_FAIL(MOREAU_ERR_INPUT, "option %s: cannot read its value", name);
+  /* PETSc cuts a long value to fit without saying so; a cut path or list
+   * would be read as another valid value. */
+  MOREAU_CHECK(strlen(buf) < len - 1, MOREAU_ERR_INPUT, "option %s: value longer than %zu characters", name, len - 2);
   if (!set) snprintf(buf, len, "%s", s->default_value);
   if (given) *given = set ? 1 : 0;
+  return MOREAU_SUCCESS;
+}
+
+/* For options that take a value: `-dt` alone at the end of a command line
+ * reads as an empty value, which deserves its own message. */
+static moreau_err require_value(const char *name, const char *buf, int given)
+{
+  MOREAU_CHECK(!given || buf[0], MOREAU_ERR_INPUT, "option %s needs a value %s", name, moreau_options_find(name)->kind);
   return MOREAU_SUCCESS;
 }
 
@@ -131,7 +160,8 @@ static moreau_err parse_real(const char *name, const char *text, double *value)
   char *end;
   errno = 0;
   *value = strtod(text, &end);
-  while (isspace((unsigned char)*end)) end++;
+  while (isspace((unsigned char)*end))
+    end++;
   MOREAU_CHECK(end != text && *end == '\0' && errno == 0 && isfinite(*value), MOREAU_ERR_INPUT,
                "option %s: '%s' is not a finite number", name, text);
   return MOREAU_SUCCESS;
@@ -140,7 +170,9 @@ static moreau_err parse_real(const char *name, const char *text, double *value)
 moreau_err moreau_option_real(const char *name, double *value)
 {
   char buf[MAX_VALUE];
-  MOREAU_CALL(raw_value(name, buf, sizeof(buf), NULL));
+  int given;
+  MOREAU_CALL(raw_value(name, buf, sizeof(buf), &given));
+  MOREAU_CALL(require_value(name, buf, given));
   MOREAU_CALL(parse_real(name, buf, value));
   return MOREAU_SUCCESS;
 }
@@ -148,11 +180,13 @@ moreau_err moreau_option_real(const char *name, double *value)
 moreau_err moreau_option_int(const char *name, int64_t *value)
 {
   char buf[MAX_VALUE], *end;
-  MOREAU_CALL(raw_value(name, buf, sizeof(buf), NULL));
+  int given;
+  MOREAU_CALL(raw_value(name, buf, sizeof(buf), &given));
+  MOREAU_CALL(require_value(name, buf, given));
   errno = 0;
   long long v = strtoll(buf, &end, 10);
-  MOREAU_CHECK(end != buf && *end == '\0' && errno == 0, MOREAU_ERR_INPUT,
-               "option %s: '%s' is not an integer", name, buf);
+  MOREAU_CHECK(end != buf && *end == '\0' && errno == 0, MOREAU_ERR_INPUT, "option %s: '%s' is not an integer", name,
+               buf);
   *value = (int64_t)v;
   return MOREAU_SUCCESS;
 }
@@ -178,21 +212,30 @@ moreau_err moreau_option_bool(const char *name, int *value)
 moreau_err moreau_option_string(const char *name, char *value, size_t len)
 {
   char buf[MAX_VALUE];
-  MOREAU_CALL(raw_value(name, buf, sizeof(buf), NULL));
+  int given;
+  MOREAU_CALL(raw_value(name, buf, sizeof(buf), &given));
+  MOREAU_CALL(require_value(name, buf, given));
   MOREAU_CHECK(strlen(buf) < len, MOREAU_ERR_INPUT, "option %s: value longer than %zu characters", name, len - 1);
   memcpy(value, buf, strlen(buf) + 1);
   return MOREAU_SUCCESS;
 }
 
+/* Empty fields are errors rather than skipped: "-box 0,,1,1" is a typo, and
+ * reading it as three numbers would silently shift the rest. */
 moreau_err moreau_option_reals(const char *name, double *values, int *n)
 {
-  char buf[MAX_VALUE], *tok, *save = NULL;
-  int cap = *n, count = 0;
-  MOREAU_CALL(raw_value(name, buf, sizeof(buf), NULL));
-  for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+  char buf[MAX_VALUE], *tok, *comma;
+  int cap = *n, count = 0, given;
+  MOREAU_CALL(raw_value(name, buf, sizeof(buf), &given));
+  MOREAU_CALL(require_value(name, buf, given));
+  for (tok = buf; buf[0]; tok = comma + 1) {
+    comma = strchr(tok, ',');
+    if (comma) *comma = '\0';
+    MOREAU_CHECK(tok[strspn(tok, " \t")], MOREAU_ERR_INPUT, "option %s: empty field %d in the list", name, count + 1);
     MOREAU_CHECK(count < cap, MOREAU_ERR_INPUT, "option %s: more than %d values", name, cap);
     MOREAU_CALL(parse_real(name, tok, &values[count]));
     count++;
+    if (!comma) break;
   }
   *n = count;
   return MOREAU_SUCCESS;
@@ -201,7 +244,9 @@ moreau_err moreau_option_reals(const char *name, double *values, int *n)
 moreau_err moreau_option_enum(const char *name, const char *const *choices, int *value)
 {
   char buf[MAX_VALUE], list[512] = "";
-  MOREAU_CALL(raw_value(name, buf, sizeof(buf), NULL));
+  int given;
+  MOREAU_CALL(raw_value(name, buf, sizeof(buf), &given));
+  MOREAU_CALL(require_value(name, buf, given));
   for (int i = 0; choices[i]; i++) {
     if (!strcmp(buf, choices[i])) {
       *value = i;
@@ -244,8 +289,7 @@ moreau_err moreau_options_check_unknown(void)
     known = moreau_options_find(name) != NULL;
   }
   (void)PetscOptionsLeftRestore(NULL, &n, &names, &values);
-  if (bad[0] && known)
-    MOREAU_FAIL(MOREAU_ERR_INPUT, "option %s is given but nothing in this run reads it", bad);
+  if (bad[0] && known) MOREAU_FAIL(MOREAU_ERR_INPUT, "option %s is given but nothing in this run reads it", bad);
   if (bad[0]) {
     const char *close = moreau_options_closest(bad);
     MOREAU_FAIL(MOREAU_ERR_INPUT, "unknown option %s (did you mean %s? see -help)", bad, close ? close : "-help");

@@ -1,0 +1,50 @@
+# Bad command lines exit 2 with one line on stderr that names the option: an
+# unknown option (with the closest valid name), an option this run does not
+# read, bad values, a missing value.
+exe=$1 work=$2
+# shellcheck source=tests/app/lib.sh
+. "$(dirname "$0")/lib.sh"
+enter_workdir
+tiny="-gen_n 20 -steps 1 -output_dir out"
+
+# shellcheck disable=SC2086
+run "$exe" $tiny -nlgs_tool 1e-3
+expect_rc 2 "unknown -nlgs_tool"
+expect_one_error_line "unknown -nlgs_tool" "-nlgs_tool" "did you mean -nlgs_tol"
+
+# shellcheck disable=SC2086
+run "$exe" $tiny -wallx_mode fixed
+expect_rc 2 "unknown -wallx_mode"
+expect_one_error_line "unknown -wallx_mode" "-wallx_mode"
+
+# shellcheck disable=SC2086
+run "$exe" $tiny -wall0_mod fixed
+expect_rc 2 "unknown -wall0_mod"
+expect_one_error_line "unknown -wall0_mod" "-wall0_mod " "did you mean -wall0_mode"
+
+# -gen_n means nothing when the bodies come from a file.
+printf 'x,y,r\n0.5,0.5,0.1\n0.5,0.8,0.1\n' >two.csv
+run "$exe" -particles_file two.csv -box 0,0,1,1 -steps 1 -gen_n 50 -output_dir out
+expect_rc 2 "-gen_n with -particles_file"
+expect_one_error_line "-gen_n with -particles_file" "-gen_n"
+run "$exe" -particles_file two.csv -box 0,0,1,1 -steps 1 -output_dir good
+expect_rc 0 "the same file without -gen_n"
+
+for bad in "-dt abc" "-dt -1" "-dt 0" "-dim 4" "-nlgs_norm foo" "-steps 1.5" "-nlgs_warm_start maybe" \
+  "-gravity 0,x" "-gravity 0,,-9.81" "-gen_type hexagonal"; do
+  option=${bad%% *}
+  # shellcheck disable=SC2086
+  run "$exe" $tiny $bad
+  expect_rc 2 "$bad"
+  expect_one_error_line "$bad" "$option"
+done
+
+# An option at the very end with its value missing.
+# shellcheck disable=SC2086
+run "$exe" $tiny -dt
+expect_rc 2 "-dt without a value"
+expect_one_error_line "-dt without a value" "-dt"
+
+# Nothing above may have got as far as writing output.
+[ -e out ] && fail "a rejected command line left an output directory"
+echo "bad_options: ok"

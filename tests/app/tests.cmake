@@ -1,0 +1,35 @@
+# The moreau program as users run it (tests/app/*.sh drive build/moreau and
+# check exit codes, messages and output files), the README's option list, and
+# the jobscripts without SLURM (CI has none; see jobscripts/README.md for the
+# checks on a real SLURM).
+set(MOREAU_APP_TEST_DIR ${CMAKE_CURRENT_LIST_DIR})
+set(MOREAU_APP_WORK_DIR ${CMAKE_CURRENT_BINARY_DIR}/app)
+
+# moreau_app_test(name script [args after the executable and work directory])
+function(moreau_app_test name script)
+  add_test(NAME ${name} COMMAND sh ${MOREAU_APP_TEST_DIR}/${script} $<TARGET_FILE:moreau_exe>
+                                   ${MOREAU_APP_WORK_DIR}/${name} ${ARGN})
+  set_tests_properties(${name} PROPERTIES TIMEOUT 120 ENVIRONMENT "${MOREAU_MPI_TEST_ENV}")
+endfunction()
+
+moreau_app_test(app_help help.sh)
+moreau_app_test(app_bad_options bad_options.sh)
+moreau_app_test(app_options_file options_file.sh)
+moreau_app_test(app_options_file_missing options_file_missing.sh)
+moreau_app_test(app_bad_csv bad_csv.sh)
+moreau_app_test(app_bad_csv_np2 bad_csv.sh ${MPIEXEC_EXECUTABLE} 2)
+moreau_app_test(app_run run.sh)
+moreau_app_test(app_run_np2 run.sh ${MPIEXEC_EXECUTABLE} 2)
+moreau_app_test(app_log_view log_view.sh)
+moreau_app_test(app_log_view_np2 log_view.sh ${MPIEXEC_EXECUTABLE} 2)
+set_tests_properties(app_bad_csv_np2 app_run_np2 app_log_view_np2 PROPERTIES PROCESSORS 2)
+
+add_test(NAME app_readme_options COMMAND bash ${PROJECT_SOURCE_DIR}/tools/readme_options.sh
+                                         $<TARGET_FILE:moreau_exe> ${PROJECT_SOURCE_DIR}/README.md)
+set_tests_properties(app_readme_options PROPERTIES TIMEOUT 60 ENVIRONMENT "${MOREAU_MPI_TEST_ENV}")
+
+add_test(NAME jobscripts_syntax COMMAND sh ${MOREAU_APP_TEST_DIR}/jobscripts_syntax.sh ${PROJECT_SOURCE_DIR}/jobscripts)
+moreau_app_test(jobscripts_campaign jobscripts_campaign.sh ${PROJECT_SOURCE_DIR}/jobscripts)
+moreau_app_test(jobscripts_scaling jobscripts_scaling.sh ${PROJECT_SOURCE_DIR}/jobscripts ${MPIEXEC_EXECUTABLE})
+moreau_app_test(jobscripts_run jobscripts_run.sh ${PROJECT_SOURCE_DIR}/jobscripts ${MPIEXEC_EXECUTABLE})
+set_tests_properties(jobscripts_scaling jobscripts_run PROPERTIES PROCESSORS 2)
