@@ -1,0 +1,281 @@
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bench_nlgs.h"
+#include "moreau/generate.h"
+#include "moreau/io.h"
+
+/* Disks of mean radius 0.5 (diameter 1), radii in [0.35, 0.65], on a square
+ * lattice about sqrt(n) sites wide: the pile settles to a layer about 0.6 of
+ * its width high, so the side walls carry only a small part of the weight. */
+#define MEAN_RADIUS 0.5
+#define POLYDISPERSITY 0.3
+#define JITTER 0.8
+#define GRAVITY 9.81
+#define DT 2e-3
+/* Static when the disks' root mean square speed is below this share of
+ * sqrt(g d). */
+#define STATIC_SPEED 1e-3
+#define SETTLE_MIN_STEPS 500
+#define SETTLE_MAX_STEPS 20000
+#define SETTLE_CHECK_EVERY 50
+/* The deposition only has to end in a dense static pile, not follow an
+ * accurate trajectory: a loose tolerance and a cap on the sweeps keep the
+ * impacts cheap, and warm start makes the quasi-static end converge anyway. */
+#define SETTLE_TOL 1e-3
+#define SETTLE_MAX_SWEEPS 100
+
+static void pile_box(const bench_params *p, double lo[3], double hi[3])
+{
+  double spacing = 2.0 * MEAN_RADIUS * (1.0 + POLYDISPERSITY) * (1.0 + MOREAU_GEN_LATTICE_GAP);
+  int64_t cols = (int64_t)ceil(sqrt((double)p->n)), rows = (p->n + cols - 1) / cols;
+  lo[0] = lo[1] = lo[2] = 0.0;
+  /* A little slack so that rounding never drops a lattice column or row. */
+  hi[0] = (double)cols * spacing * (1.0 + 1e-9);
+  hi[1] = (double)(rows + 1) * spacing;
+  hi[2] = 0.0;
+}
+
+static moreau_err add_walls(moreau_sim *sim, const double lo[3], const double hi[3])
+{
+  const double pts[4][3] = {{lo[0], 0, 0}, {hi[0], 0, 0}, {0, lo[1], 0}, {0, hi[1], 0}};
+  const double nrm[4][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}};
+  for (int i = 0; i < 4; i++)
+    MOREAU_CALL(moreau_walls_add(sim->walls, pts[i], nrm[i], MOREAU_WALL_FIXED, NULL, 0.0, 0.0, 0, NULL));
+  return MOREAU_SUCCESS;
+}
+
+/* The settled pile is cached as CSV (x, y, r in global id order), the
+ * plainest format moreau_read_particles reads, so that a cache survives
+ * changes to the snapshot layout. */
+static void cache_path(const bench_params *p, char *path, size_t len)
+{
+  snprintf(path, len, "%s/pile_n%lld_seed%llu_mu%g.csv", p->cache, (long long)p->n, (unsigned long long)p->seed, p->mu);
+}
+
+static int by_gid(const void *x, const void *y)
+{
+  double a = ((const double *)x)[0], b = ((const double *)y)[0];
+  return (a > b) - (a < b);
+}
+
+static moreau_err write_rows(const char *dir, const char *path, const double *rec, int64_t n)
+{
+  char tmp[4400];
+  FILE *f;
+  int ok;
+  /* Written beside the target and renamed, so that an interrupted run
+   * leaves no truncated cache behind. */
+  MOREAU_CHECK(mkdir(dir, 0777) == 0 || errno == EEXIST, MOREAU_ERR_IO, "%s: cannot create: %s", dir, strerror(errno));
+  snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+  f = fopen(tmp, "w");
+  MOREAU_CHECK(f, MOREAU_ERR_IO, "%s: cannot open for writing: %s", tmp, strerror(errno));
+  ok = fprintf(f, "x,y,r\n") > 0;
+  for (int64_t i = 0; i < n && ok; i++)
+    ok = fprintf(f, "%.17g,%.17g,%.17g\n", rec[4 * i + 1], rec[4 * i + 2], rec[4 * i + 3]) > 0;
+  ok = (fclose(f) == 0) && ok;
+  MOREAU_CHECK(ok, MOREAU_ERR_IO, "%s: write failed", tmp);
+  MOREAU_CHECK(rename(tmp, path) == 0, MOREAU_ERR_IO, "%s: cannot rename to %s: %s", tmp, path, strerror(errno));
+  return MOREAU_SUCCESS;
+}
+
+/* Collective: gathers (gid, x, y, r) on rank 0, which writes the file. */
+static moreau_err write_packing(const moreau_sim *sim, const char *dir, const char *path)
+{
+  const moreau_bodies *b = sim->bodies;
+  int n = (int)b->n_owned, *counts = NULL, *displs = NULL, total = 0;
+  double *mine = NULL, *all = NULL;
+  moreau_err err = MOREAU_SUCCESS;
+  MOREAU_CALL(moreau_malloc(4 * (size_t)n * sizeof(double) + 1, &mine));
+  for (int i = 0; i < n; i++) {
+    mine[4 * i] = (double)b->gid[i];
+    mine[4 * i + 1] = b->x[3 * i];
+    mine[4 * i + 2] = b->x[3 * i + 1];
+    mine[4 * i + 3] = b->radius[i];
+  }
+  MOREAU_CALL(moreau_malloc((size_t)sim->size * sizeof(int), &counts));
+  MOREAU_CALL(moreau_malloc((size_t)sim->size * sizeof(int), &displs));
+  n *= 4;
+  MOREAU_MPI_CALL(MPI_Gather(&n, 1, MPI_INT, counts, 1, MPI_INT, 0, sim->comm));
+  for (int r = 0; r < sim->size && sim->rank == 0; r++) {
+    displs[r] = total;
+    total += counts[r];
+  }
+  MOREAU_CALL(moreau_malloc((size_t)total * sizeof(double) + 1, &all));
+  MOREAU_MPI_CALL(MPI_Gatherv(mine, n, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, 0, sim->comm));
+  if (sim->rank == 0) {
+    qsort(all, (size_t)total / 4, 4 * sizeof(double), by_gid);
+    err = write_rows(dir, path, all, total / 4);
+  }
+  moreau_free(&mine);
+  moreau_free(&all);
+  moreau_free(&counts);
+  moreau_free(&displs);
+  MOREAU_CALL(moreau_error_agree(sim->comm, err));
+  return MOREAU_SUCCESS;
+}
+
+/* Root mean square over the disks of |v| + |w| r: a few rattlers rolling
+ * freely along the floor (rolling costs nothing) do not keep the pile from
+ * counting as static. */
+static moreau_err rms_speed(const moreau_sim *sim, double *rms)
+{
+  const moreau_bodies *b = sim->bodies;
+  double local[2] = {0.0, (double)b->n_owned}, global[2];
+  for (moreau_lid i = 0; i < b->n_owned; i++) {
+    const double *u = &b->v[3 * i];
+    double s = sqrt(u[0] * u[0] + u[1] * u[1]) + fabs(b->w[3 * i + 2]) * b->radius[i];
+    local[0] += s * s;
+  }
+  MOREAU_MPI_CALL(MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_SUM, sim->comm));
+  *rms = global[1] > 0 ? sqrt(global[0] / global[1]) : 0.0;
+  return MOREAU_SUCCESS;
+}
+
+/* Deposition under gravity with the default solver settings until the root
+ * mean square speed falls below STATIC_SPEED sqrt(g d). */
+static moreau_err settle(bench_problem *prob)
+{
+  moreau_sim *sim = prob->sim;
+  double t0 = MPI_Wtime(), rms = INFINITY, vstatic = STATIC_SPEED * sqrt(GRAVITY * 2.0 * MEAN_RADIUS);
+  int64_t step = 0;
+  moreau_nlgs_set_tolerance(sim->nlgs, SETTLE_TOL, MOREAU_NLGS_NORM_MEAN);
+  moreau_nlgs_set_iterations(sim->nlgs, 2, SETTLE_MAX_SWEEPS);
+  while (step < SETTLE_MAX_STEPS && (step < SETTLE_MIN_STEPS || rms > vstatic)) {
+    MOREAU_CALL(moreau_sim_step(sim));
+    step++;
+    if (step % SETTLE_CHECK_EVERY) continue;
+    MOREAU_CALL(rms_speed(sim, &rms));
+    if (sim->rank == 0 && step % 500 == 0)
+      printf("  settling: step %6lld  t %6.2f  contacts %8lld  sweeps %5d  overlap %.3g  rms speed %.3g (static "
+             "below %.3g)\n",
+             (long long)step, sim->time, (long long)sim->n_contacts_global, sim->solve.iterations, sim->max_overlap,
+             rms, vstatic);
+  }
+  MOREAU_CHECK(rms <= vstatic, MOREAU_ERR_RUNTIME, "the pile is not static after %d steps (rms speed %g)",
+               SETTLE_MAX_STEPS, rms);
+  prob->settle_steps = step;
+  prob->settle_seconds = MPI_Wtime() - t0;
+  return MOREAU_SUCCESS;
+}
+
+/* Bodies at rest where the pile settled, contacts detected there, and the
+ * free velocities U- + dt g with U- = 0. */
+static moreau_err freeze(bench_problem *prob)
+{
+  moreau_sim *sim = prob->sim;
+  moreau_bodies *b = sim->bodies;
+  moreau_contacts *c = sim->contacts;
+  moreau_lid nb;
+  int64_t local[3], global[3];
+  double w = 0.0, g = sqrt(sim->gravity[0] * sim->gravity[0] + sim->gravity[1] * sim->gravity[1]);
+  if (sim->part) {
+    MOREAU_CALL(moreau_part_update(sim->part, b, sim->history, sim->history->n));
+    MOREAU_CALL(moreau_part_ghosts(sim->part, b, sim->rmax + sim->alert));
+  }
+  nb = moreau_bodies_n_local(b);
+  for (moreau_lid i = 0; i < 3 * nb; i++)
+    b->v[i] = b->w[i] = 0.0;
+  for (moreau_lid i = 0; i < nb; i++) {
+    if (b->inv_mass[i] == 0.0) continue;
+    for (int d = 0; d < 3; d++)
+      b->v[3 * i + d] = sim->dt * sim->gravity[d];
+  }
+  MOREAU_CALL(moreau_malloc(3 * (size_t)nb * sizeof(double) + 1, &prob->v_free));
+  MOREAU_CALL(moreau_malloc(3 * (size_t)nb * sizeof(double) + 1, &prob->w_free));
+  memcpy(prob->v_free, b->v, 3 * (size_t)nb * sizeof(double));
+  memcpy(prob->w_free, b->w, 3 * (size_t)nb * sizeof(double));
+
+  MOREAU_CALL(moreau_detect(sim->detector, b, sim->walls, sim->alert, c));
+  MOREAU_CALL(moreau_calloc(3 * (size_t)c->n + 1, sizeof(double), &prob->u_minus));
+
+  for (moreau_lid i = 0; i < b->n_owned; i++)
+    if (b->inv_mass[i] > 0.0) w += g / b->inv_mass[i];
+  MOREAU_MPI_CALL(MPI_Allreduce(&w, &prob->weight, 1, MPI_DOUBLE, MPI_SUM, sim->comm));
+  for (int d = 0; d < 3; d++)
+    prob->down[d] = sim->gravity[d] / g;
+  local[0] = b->n_owned;
+  local[1] = c->n;
+  local[2] = 0;
+  for (moreau_lid k = 0; k < c->n; k++)
+    local[2] += c->b[k] < 0;
+  MOREAU_MPI_CALL(MPI_Allreduce(local, global, 3, MPI_INT64_T, MPI_SUM, sim->comm));
+  prob->n_bodies = global[0];
+  prob->n_contacts = global[1];
+  prob->n_wall_contacts = global[2];
+  return MOREAU_SUCCESS;
+}
+
+moreau_err bench_problem_create(MPI_Comm comm, const bench_params *p, bench_problem *prob)
+{
+  moreau_sim *sim;
+  moreau_pair_law law = {p->mu, 0.0, 0.0};
+  moreau_gen_params gen = {MOREAU_GEN_LATTICE, p->n,   {0, 0, 0}, {0, 0, 0}, MEAN_RADIUS,
+                           POLYDISPERSITY,     JITTER, p->seed,   0};
+  int cached = 0;
+
+  memset(prob, 0, sizeof(*prob));
+  prob->seed = p->seed;
+  MOREAU_CALL(moreau_sim_create(comm, 2, &sim));
+  prob->sim = sim;
+  MOREAU_CALL(moreau_materials_set_pair(sim->materials, 0, 0, &law));
+  sim->dt = DT;
+  sim->gravity[1] = -GRAVITY;
+  pile_box(p, gen.lo, gen.hi);
+  MOREAU_CALL(add_walls(sim, gen.lo, gen.hi));
+  if (p->cache[0]) {
+    cache_path(p, prob->packing_path, sizeof(prob->packing_path));
+    cached = access(prob->packing_path, R_OK) == 0;
+  }
+  if (cached) {
+    MOREAU_CALL(moreau_read_particles(prob->packing_path, sim->bodies, sim->materials));
+    MOREAU_CALL(moreau_sim_setup(sim, 0.1));
+  } else {
+    MOREAU_CHECK(moreau_generate_lattice_capacity(2, &gen) >= p->n, MOREAU_ERR_INTERNAL,
+                 "the lattice box holds fewer than %lld disks", (long long)p->n);
+    MOREAU_CALL(moreau_generate(&gen, sim->bodies, sim->materials));
+    MOREAU_CALL(moreau_sim_setup(sim, 0.01));
+    if (sim->rank == 0) printf("settling %lld disks (nothing cached yet)\n", (long long)p->n);
+    MOREAU_CALL(settle(prob));
+    if (p->cache[0]) MOREAU_CALL(write_packing(sim, p->cache, prob->packing_path));
+  }
+  MOREAU_CALL(freeze(prob));
+  return MOREAU_SUCCESS;
+}
+
+moreau_err bench_problem_destroy(bench_problem *prob)
+{
+  MOREAU_CALL(moreau_sim_destroy(&prob->sim));
+  moreau_free(&prob->v_free);
+  moreau_free(&prob->w_free);
+  moreau_free(&prob->u_minus);
+  return MOREAU_SUCCESS;
+}
+
+void bench_problem_restore(bench_problem *prob)
+{
+  moreau_bodies *b = prob->sim->bodies;
+  size_t bytes = 3 * (size_t)moreau_bodies_n_local(b) * sizeof(double);
+  memcpy(b->v, prob->v_free, bytes);
+  memcpy(b->w, prob->w_free, bytes);
+}
+
+moreau_err bench_carried_share(const bench_problem *prob, const double *force, double *share)
+{
+  const moreau_contacts *c = prob->sim->contacts;
+  double load = 0.0, total;
+  for (moreau_lid k = 0; k < c->n; k++) {
+    if (c->b[k] >= 0) continue;
+    const double *f = &force[3 * k], *n = &c->normal[3 * k], *t = &c->tangent[3 * k];
+    for (int d = 0; d < 3; d++)
+      load += (f[0] * n[d] + f[1] * t[d]) * prob->down[d];
+  }
+  MOREAU_MPI_CALL(MPI_Allreduce(&load, &total, 1, MPI_DOUBLE, MPI_SUM, prob->sim->comm));
+  *share = total / prob->weight;
+  return MOREAU_SUCCESS;
+}
