@@ -8,7 +8,7 @@
 const moreau_option_spec moreau_sim_options[] = {
     {"-dt", "<real>", "2e-4", "time step"},
     {"-gravity", "<gx,gy[,gz]>", "0,-9.81", "gravity acceleration (2D: two values, 3D: three; 3D default 0,0,-9.81)"},
-    {"-alert", "<real>", "0", "alert distance of contact detection; 0: a tenth of the mean radius"},
+    {"-alert", "<real>", "0", "alert distance of contact detection; 0: a tenth of the largest radius"},
     {NULL, NULL, NULL, NULL}};
 
 moreau_err moreau_sim_create(MPI_Comm comm, int dim, moreau_sim **simp)
@@ -117,21 +117,20 @@ static moreau_err check_overlaps(moreau_sim *sim, double tol)
 moreau_err moreau_sim_setup(moreau_sim *sim, double overlap_tol)
 {
   moreau_bodies *b = sim->bodies;
-  double local[2] = {0.0, 0.0}, rsum[2], rmax = 0.0;
+  double rmax = 0.0;
   for (moreau_lid i = 0; i < b->n_owned; i++) {
     MOREAU_CHECK(b->material[i] >= 0 && b->material[i] < sim->materials->n, MOREAU_ERR_INPUT,
                  "body %lld: material %d does not exist (there are %d)", (long long)b->gid[i], b->material[i],
                  sim->materials->n);
-    local[0] += b->radius[i];
-    local[1] += 1.0;
     rmax = fmax(rmax, b->radius[i]);
   }
   for (int i = 0; i < sim->walls->n; i++)
     MOREAU_CHECK(sim->walls->material[i] >= 0 && sim->walls->material[i] < sim->materials->n, MOREAU_ERR_INPUT,
                  "wall %d: material %d does not exist (there are %d)", i, sim->walls->material[i], sim->materials->n);
-  MOREAU_MPI_CALL(MPI_Allreduce(local, rsum, 2, MPI_DOUBLE, MPI_SUM, sim->comm));
+  /* A maximum is exact whatever the partition (a sum of radii would round
+   * differently on each rank count and change the contact set). */
   MOREAU_MPI_CALL(MPI_Allreduce(&rmax, &sim->rmax, 1, MPI_DOUBLE, MPI_MAX, sim->comm));
-  if (!(sim->alert > 0)) sim->alert = rsum[1] > 0 ? 0.1 * rsum[0] / rsum[1] : 0.0;
+  if (!(sim->alert > 0)) sim->alert = 0.1 * sim->rmax;
   if (sim->part) {
     MOREAU_CALL(moreau_part_setup(sim->part, b, sim->history, sim->alert));
     MOREAU_CALL(moreau_part_ghosts(sim->part, b, sim->rmax + sim->alert));

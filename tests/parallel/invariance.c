@@ -1,0 +1,141 @@
+#define _XOPEN_SOURCE 700
+#include "invariance.h"
+
+#include <ftw.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "moreau/generate.h"
+#include "moreau/rng.h"
+#include "parallel.h"
+#include "scene.h"
+
+static moreau_err add_walls(moreau_sim *sim, const inv_box *p)
+{
+  const double v[3] = {p->box_velocity, 0, 0};
+  const double left[3] = {0, 0, 0}, right[3] = {p->width, 0, 0};
+  const double east[3] = {1, 0, 0}, west[3] = {-1, 0, 0}, up[3] = {0, 1, 0};
+  MOREAU_CALL(moreau_walls_add(sim->walls, left, up, MOREAU_WALL_VELOCITY, v, 0.0, 0.0, 0, NULL));
+  MOREAU_CALL(moreau_walls_add(sim->walls, left, east, MOREAU_WALL_VELOCITY, v, 0.0, 0.0, 0, NULL));
+  MOREAU_CALL(moreau_walls_add(sim->walls, right, west, MOREAU_WALL_VELOCITY, v, 0.0, 0.0, 0, NULL));
+  return MOREAU_SUCCESS;
+}
+
+moreau_err inv_box_create(MPI_Comm comm, const inv_box *p, moreau_sim **simp)
+{
+  moreau_sim *sim;
+  moreau_gen_params gen = {MOREAU_GEN_LATTICE, p->n, {0, 0, 0}, {p->width, p->height, 0}, 0.5, 0.3, 0.8, 42, 0};
+  MOREAU_CALL(moreau_sim_create(comm, 2, &sim));
+  MOREAU_CALL(scene_set_law(sim, p->mu, 0.0, 0.0));
+  sim->dt = p->dt;
+  sim->alert = p->alert;
+  sim->gravity[1] = -9.81;
+  MOREAU_CALL(moreau_generate(&gen, sim->bodies, sim->materials));
+  for (moreau_lid i = 0; i < sim->bodies->n_owned; i++) {
+    moreau_rng rng;
+    moreau_rng_seed(&rng, 77, (uint64_t)sim->bodies->gid[i]);
+    sim->bodies->v[3 * i] = p->box_velocity + p->scatter * (2.0 * moreau_rng_uniform(&rng) - 1.0);
+    sim->bodies->v[3 * i + 1] = p->scatter * (2.0 * moreau_rng_uniform(&rng) - 1.0);
+    sim->bodies->w[3 * i + 2] = p->scatter * (2.0 * moreau_rng_uniform(&rng) - 1.0);
+  }
+  MOREAU_CALL(add_walls(sim, p));
+  moreau_nlgs_set_tolerance(sim->nlgs, p->nlgs_tol, MOREAU_NLGS_NORM_MEAN);
+  moreau_nlgs_set_iterations(sim->nlgs, 2, 5000);
+  moreau_nlgs_set_seed(sim->nlgs, p->seed);
+  if (sim->part) moreau_part_set_imbalance(sim->part, p->imbalance);
+  MOREAU_CALL(moreau_sim_setup(sim, 0.01));
+  *simp = sim;
+  return MOREAU_SUCCESS;
+}
+
+moreau_err inv_pyramid_add(moreau_sim *sim, int n0)
+{
+  /* Rows 2.3 r apart along x: a disk rests on two below at 35 degrees from
+   * the vertical and clears its row neighbours by 0.3 r. */
+  const double r = 0.5, spacing = 2.3 * r, rise = sqrt(4.0 * r * r - 0.25 * spacing * spacing);
+  moreau_gid gid = 0;
+  for (int row = 0; row < n0; row++)
+    for (int j = 0; j < n0 - row; j++, gid++) {
+      moreau_rng rng;
+      double x[3] = {(j + 0.5 * row) * spacing, row * rise, 0.0};
+      moreau_rng_seed(&rng, 31, (uint64_t)gid);
+      MOREAU_CALL(scene_add_body(sim, gid, x, NULL, r, 0.5 + moreau_rng_uniform(&rng), row == 0));
+    }
+  return MOREAU_SUCCESS;
+}
+
+static double frame_kinetic_energy(const moreau_sim *sim, double vx)
+{
+  const moreau_bodies *b = sim->bodies;
+  double e = 0.0;
+  for (moreau_lid i = 0; i < b->n_owned; i++) {
+    double u = b->v[3 * i] - vx, v = b->v[3 * i + 1], w = b->w[3 * i + 2];
+    if (b->inv_mass[i] > 0.0) e += 0.5 * (u * u + v * v) / b->inv_mass[i];
+    if (b->inv_inertia[i] > 0.0) e += 0.5 * w * w / b->inv_inertia[i];
+  }
+  return par_sum(sim->comm, e);
+}
+
+moreau_err inv_run(moreau_sim *sim, int steps, int window, double frame_vx, inv_state *st)
+{
+  int64_t count0, sum0;
+  double rmin = INFINITY;
+  memset(st, 0, sizeof(*st));
+  st->converged = 1;
+  MOREAU_CALL(moreau_bodies_global_count(sim->bodies, &count0, &sum0));
+  for (int s = 0; s < steps; s++) {
+    MOREAU_CALL(moreau_sim_step(sim));
+    MOREAU_CALL(moreau_bodies_global_count(sim->bodies, &st->count, &st->gid_sum));
+    st->count_changes += st->count != count0 || st->gid_sum != sum0;
+    st->max_overlap = fmax(st->max_overlap, sim->max_overlap);
+    st->converged &= sim->solve.converged;
+    if (s >= steps - window)
+      for (int iw = 0; iw < sim->walls->n; iw++)
+        st->wall_load -= sim->walls->reaction[3 * iw + 1] / window;
+  }
+  for (moreau_lid i = 0; i < sim->bodies->n_owned; i++)
+    rmin = fmin(rmin, sim->bodies->radius[i]);
+  MOREAU_MPI_CALL(MPI_Allreduce(&rmin, &st->min_radius, 1, MPI_DOUBLE, MPI_MIN, sim->comm));
+  st->mean_x = par_mean_coordinate(sim, 0);
+  st->mean_y = par_mean_coordinate(sim, 1);
+  st->kinetic = frame_kinetic_energy(sim, frame_vx);
+  st->contacts = sim->n_contacts_global;
+  if (sim->part) {
+    moreau_part_stats stats;
+    moreau_part_get_stats(sim->part, &stats);
+    st->repartitions = stats.repartitions;
+  }
+  return MOREAU_SUCCESS;
+}
+
+void inv_make_tmpdir(char *dir)
+{
+  int ok = 1;
+  char buf[256] = {0};
+  if (par_rank(MPI_COMM_WORLD) == 0) {
+    const char *base = getenv("TMPDIR");
+    snprintf(buf, sizeof(buf), "%s/moreau_invariance_XXXXXX", base && base[0] ? base : "/tmp");
+    ok = mkdtemp(buf) != NULL;
+  }
+  MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Bcast(buf, sizeof(buf), MPI_CHAR, 0, MPI_COMM_WORLD);
+  ck_assert_msg(ok, "cannot make a temporary directory");
+  memcpy(dir, buf, sizeof(buf));
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+  (void)st;
+  (void)flag;
+  (void)ftw;
+  return remove(path);
+}
+
+void inv_remove_tree(const char *dir)
+{
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (par_rank(MPI_COMM_WORLD) == 0) nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+  MPI_Barrier(MPI_COMM_WORLD);
+}
