@@ -12,14 +12,17 @@
 # alert distance of 0.6, above the ~0.25 that a disk falling the whole box
 # height moves in a step, so that no contact is missed at this step size.
 # Relaxation: the coarse solve leaves the pile creeping (median speed ~3% of
-# sqrt(g d)), so R more steps (default 200) at the default alert distance and
-# tolerance 1e-4 let it come to rest. Output: DIR/pile.h5 (the last state),
+# sqrt(g d)), so R more steps (default 200) at tolerance 1e-4, with the alert
+# distance a tenth of the mean radius (see pile_alert.sh), let it come to
+# rest. Output: DIR/pile.h5 (the last state),
 # DIR/box.txt (x0,y0,x1,y1 for -box), and DIR/deposit and DIR/relax with each
 # phase's timeseries.csv (kinetic energy, largest overlap, sweeps).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
+# shellcheck source=pile_alert.sh
+. "$here/pile_alert.sh"
 
 die() {
   echo "make_pile.sh: error: $*" >&2
@@ -69,10 +72,11 @@ deposit=$(printf "%s/deposit/snapshots/snap_%06d.h5" "$out" "$steps")
 [ -f "$deposit" ] || die "no final snapshot $deposit"
 echo "make_pile.sh: deposit done: $(last_row "$out/deposit/timeseries.csv")"
 
-echo "make_pile.sh: relaxing, $relax steps"
+alert=$(pile_alert "$deposit") || die "cannot read the radii of $deposit"
+echo "make_pile.sh: relaxing, $relax steps, alert distance $alert"
 # The deposit overlaps by more than moreau's default 1% of a radius in places.
 # shellcheck disable=SC2086
-$launcher -n "$ranks" "$build/moreau" -particles_file "$deposit" -box "$box" -overlap_tol 0.3 -dt 5e-3 \
+$launcher -n "$ranks" "$build/moreau" -particles_file "$deposit" -box "$box" -overlap_tol 0.3 -alert "$alert" -dt 5e-3 \
   -nlgs_tol 1e-4 -steps "$relax" -t_end 1e30 -output_dir "$out/relax" -output_every 5 -status_every 20 \
   -snapshot_every 0
 relaxed=$(printf "%s/relax/snapshots/snap_%06d.h5" "$out" "$relax")

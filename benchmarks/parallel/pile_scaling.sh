@@ -7,9 +7,10 @@
 #                   [-- more bench_parallel_step options]
 #
 # bench_parallel_step takes S steps (default 4) of exactly K sweeps each
-# (default 200) from the pile: a fixed amount of solver work per step, so that
-# the time per step measures parallel efficiency alone, not a change in the
-# number of sweeps. strong: the pile tiled T times (default 1) on every P.
+# (default 200) from the pile, at dt 5e-3 and with the alert distance a tenth
+# of the pile's mean radius (see pile_alert.sh): a fixed amount of solver work
+# per step, so that the time per step measures parallel efficiency alone, not a
+# change in the number of sweeps. strong: the pile tiled T times (default 1) on every P.
 # weak: tiled T P times on P ranks (mirror copies side by side, see
 # bench_parallel_step -bench_tile), the same work per rank. One discarded
 # warm-up run of the first rank count, then R runs (default 3) per rank count;
@@ -26,6 +27,8 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
+# shellcheck source=pile_alert.sh
+. "$here/pile_alert.sh"
 
 die() {
   echo "pile_scaling.sh: error: $*" >&2
@@ -68,6 +71,7 @@ done
 bench="$build/benchmarks/bench_parallel_step"
 [ -x "$bench" ] || die "$bench not found: build the benchmarks first or pass -build DIR"
 
+alert=$(pile_alert "$particles") || die "-particles: not a snapshot with body radii"
 IFS=, read -r x0 y0 x1 y1 <<<"$box"
 IFS=, read -r -a rank_list <<<"$ranks"
 mkdir -p "$out/runs"
@@ -82,7 +86,7 @@ run_one() {
   local tile_opts=()
   [ "$k" -eq 1 ] || tile_opts=(-bench_tile "$k" -bench_tile_x "$x0,$x1")
   # shellcheck disable=SC2086  # the launcher is a command line to split
-  if ! $launcher -n "$p" "$bench" -particles_file "$particles" -box "$x0,$y0,$w,$y1" "${tile_opts[@]}" -dt 5e-3 -overlap_tol 0.2 -nlgs_min_it "$sweeps" -nlgs_max_it "$sweeps" \
+  if ! $launcher -n "$p" "$bench" -particles_file "$particles" -box "$x0,$y0,$w,$y1" "${tile_opts[@]}" -dt 5e-3 -alert "$alert" -overlap_tol 0.2 -nlgs_min_it "$sweeps" -nlgs_max_it "$sweeps" \
     -bench_steps "$steps" -log_view "${extra[@]}" >"$log" 2>&1; then
     echo "pile_scaling.sh: the run on $p ranks failed; see $log:" >&2
     tail -5 "$log" >&2

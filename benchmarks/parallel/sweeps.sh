@@ -7,9 +7,10 @@
 #
 # For every rank count P and seed, bench_parallel_step reads the same state
 # (a settled pile saved by make_pile.sh), optionally tiled K times wider, and
-# takes S time steps (default 2) at -nlgs_tol 1e-4: step 1 starts cold (a
-# state read from a file has no contact history, so every force starts at
-# zero), step 2 is warm-started from step 1's forces (quasi-static: the pile
+# takes S time steps (default 2) of dt 5e-3 at -nlgs_tol 1e-4, with the alert
+# distance a tenth of the pile's mean radius (see pile_alert.sh): step 1 starts
+# cold (a state read from a file has no contact history, so every force
+# starts at zero), step 2 is warm-started from step 1's forces (quasi-static: the pile
 # is at rest). The seed changes the random sweep order, so its spread at P = 1
 # is the noise against which the P dependence is judged. Rows are appended to
 # DIR/sweeps.csv (one per step); DIR/summary.txt gives, per label, step and P,
@@ -19,6 +20,8 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
+# shellcheck source=pile_alert.sh
+. "$here/pile_alert.sh"
 
 die() {
   echo "sweeps.sh: error: $*" >&2
@@ -54,6 +57,7 @@ done
 bench="$build/benchmarks/bench_parallel_step"
 [ -x "$bench" ] || die "$bench not found: build the benchmarks first or pass -build DIR"
 [ -n "$label" ] || label=$(basename "$particles" .h5)_x$tile
+alert=$(pile_alert "$particles") || die "-particles: not a snapshot with body radii"
 
 IFS=, read -r x0 y0 x1 y1 <<<"$box"
 tile_opts=()
@@ -73,7 +77,7 @@ for p in "${rank_list[@]}"; do
     log="$out/${label}_p${p}_s${s}.log"
     # shellcheck disable=SC2086  # the launcher is a command line to split
     if ! $launcher -n "$p" "$bench" -particles_file "$particles" -box "$box" "${tile_opts[@]}" \
-      -dt 5e-3 -overlap_tol 0.2 -nlgs_tol 1e-4 -nlgs_max_it 100000 -seed "$s" \
+      -dt 5e-3 -alert "$alert" -overlap_tol 0.2 -nlgs_tol 1e-4 -nlgs_max_it 100000 -seed "$s" \
       -bench_steps "$steps" -bench_label "$label" -bench_csv "$csv" "${extra[@]}" >"$log" 2>&1; then
       echo "sweeps.sh: the run on $p ranks (seed $s) failed; see $log:" >&2
       tail -5 "$log" >&2
