@@ -16,31 +16,35 @@ moreau_err bench_moreau_solve(void *ctx, int sweeps, int warm, bench_probe *out)
 {
   bench_problem *prob = ctx;
   moreau_sim *sim = prob->sim;
-  moreau_nlgs_problem np = {sim->bodies, sim->walls, sim->materials, sim->contacts, prob->u_minus, sim->part, sim->dt};
+  moreau_nlgs *nlgs = moreau_sim_nlgs(sim);
+  MPI_Comm comm = moreau_sim_comm(sim);
+  moreau_nlgs_problem np = {moreau_sim_bodies(sim),   moreau_sim_walls(sim), moreau_sim_materials(sim),
+                            moreau_sim_contacts(sim), prob->u_minus,         moreau_sim_part(sim),
+                            moreau_sim_dt(sim)};
   moreau_nlgs_result res;
-  int64_t before = moreau_nlgs_updates(sim->nlgs), updates;
+  int64_t before = moreau_nlgs_updates(nlgs), updates;
   double t0, t, c0, c;
   /* The bodies restart from the free velocities either way: a warm solve
    * re-applies the forces it starts from. Only a cold one reseeds, so that
    * consecutive warm calls keep drawing fresh sweep orders. */
   bench_problem_restore(prob);
-  moreau_nlgs_set_warm_start(sim->nlgs, warm);
-  if (!warm) moreau_nlgs_set_seed(sim->nlgs, prob->seed);
-  moreau_nlgs_set_iterations(sim->nlgs, sweeps, sweeps);
+  moreau_nlgs_set_warm_start(nlgs, warm);
+  if (!warm) moreau_nlgs_set_seed(nlgs, prob->seed);
+  moreau_nlgs_set_iterations(nlgs, sweeps, sweeps);
   /* A zero tolerance never converges, so exactly `sweeps` sweeps run. */
-  moreau_nlgs_set_tolerance(sim->nlgs, 0.0, MOREAU_NLGS_NORM_MEAN);
-  MOREAU_MPI_CALL(MPI_Barrier(sim->comm));
+  moreau_nlgs_set_tolerance(nlgs, 0.0, MOREAU_NLGS_NORM_MEAN);
+  MOREAU_MPI_CALL(MPI_Barrier(comm));
   t0 = MPI_Wtime();
   c0 = bench_cpu_time();
-  MOREAU_CALL(moreau_nlgs_solve(sim->nlgs, &np, &res));
+  MOREAU_CALL(moreau_nlgs_solve(nlgs, &np, &res));
   c = bench_cpu_time() - c0;
   t = MPI_Wtime() - t0;
   MOREAU_CHECK(res.iterations == sweeps, MOREAU_ERR_RUNTIME, "asked for %d sweeps, got %d", sweeps, res.iterations);
-  updates = moreau_nlgs_updates(sim->nlgs) - before;
-  MOREAU_MPI_CALL(MPI_Allreduce(&t, &out->seconds, 1, MPI_DOUBLE, MPI_MAX, sim->comm));
-  MOREAU_MPI_CALL(MPI_Allreduce(&c, &out->cpu_seconds, 1, MPI_DOUBLE, MPI_SUM, sim->comm));
-  MOREAU_MPI_CALL(MPI_Allreduce(&updates, &out->updates, 1, MPI_INT64_T, MPI_SUM, sim->comm));
-  MOREAU_CALL(bench_carried_share(prob, sim->contacts->force, &out->share));
+  updates = moreau_nlgs_updates(nlgs) - before;
+  MOREAU_MPI_CALL(MPI_Allreduce(&t, &out->seconds, 1, MPI_DOUBLE, MPI_MAX, comm));
+  MOREAU_MPI_CALL(MPI_Allreduce(&c, &out->cpu_seconds, 1, MPI_DOUBLE, MPI_SUM, comm));
+  MOREAU_MPI_CALL(MPI_Allreduce(&updates, &out->updates, 1, MPI_INT64_T, MPI_SUM, comm));
+  MOREAU_CALL(bench_carried_share(prob, moreau_sim_contacts(sim)->force, &out->share));
   return MOREAU_SUCCESS;
 }
 
@@ -63,7 +67,7 @@ moreau_err bench_run_moreau(const bench_params *p, bench_problem *prob, bench_re
   r->setup_in_solve = 1;
   MOREAU_CALL(bench_fastest(bench_moreau_solve, prob, 0, p->repeats, &setup));
   r->setup_seconds = setup.seconds;
-  MOREAU_CALL(bench_measure(bench_moreau_solve, prob, p, prob->sim->size, 0.0, r));
+  MOREAU_CALL(bench_measure(bench_moreau_solve, prob, p, moreau_sim_size(prob->sim), 0.0, r));
   return MOREAU_SUCCESS;
 }
 
@@ -143,8 +147,8 @@ void bench_print_problem(MPI_Comm comm, const bench_params *p, const bench_probl
   if (rank) return;
   cpu_model(model, sizeof(model));
   printf("\nNLGS benchmark: %lld disks, %lld contacts (%lld with walls), mu %g, dt %g, %d rank(s), CPU %s\n",
-         (long long)prob->n_bodies, (long long)prob->n_contacts, (long long)prob->n_wall_contacts, p->mu, prob->sim->dt,
-         size, model);
+         (long long)prob->n_bodies, (long long)prob->n_contacts, (long long)prob->n_wall_contacts, p->mu,
+         moreau_sim_dt(prob->sim), size, model);
   if (prob->settle_steps)
     printf("pile settled in %lld steps (%.1f s)%s%s\n", (long long)prob->settle_steps, prob->settle_seconds,
            prob->packing_path[0] ? ", cached in " : "", prob->packing_path);

@@ -13,7 +13,7 @@ static moreau_err run_siconos(const bench_params *p, bench_problem *prob, int sh
   memset(r, 0, sizeof(*r));
   r->name = shuffle ? "Siconos fc2d NSGS, random numbering" : "Siconos fc2d NSGS, detection order";
   MOREAU_CALL(bench_siconos_create(prob, shuffle, p->seed, &s, &r->setup_seconds));
-  if (prob->sim->rank == 0 && !shuffle)
+  if (moreau_sim_rank(prob->sim) == 0 && !shuffle)
     printf("Delassus matrix W: %lld 2x2 blocks (%.1f per row)\n", (long long)bench_siconos_blocks(s),
            (double)bench_siconos_blocks(s) / (double)prob->n_contacts);
   MOREAU_CALL(bench_measure(bench_siconos_solve, s, p, 1, budget, r));

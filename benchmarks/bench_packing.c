@@ -46,7 +46,7 @@ static moreau_err add_walls(moreau_sim *sim, const double lo[3], const double hi
   const double pts[4][3] = {{lo[0], 0, 0}, {hi[0], 0, 0}, {0, lo[1], 0}, {0, hi[1], 0}};
   const double nrm[4][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}};
   for (int i = 0; i < 4; i++)
-    MOREAU_CALL(moreau_walls_add(sim->walls, pts[i], nrm[i], MOREAU_WALL_FIXED, NULL, 0.0, 0.0, 0, NULL));
+    MOREAU_CALL(moreau_walls_add(moreau_sim_walls(sim), pts[i], nrm[i], MOREAU_WALL_FIXED, NULL, 0.0, 0.0, 0, NULL));
   return MOREAU_SUCCESS;
 }
 
@@ -87,7 +87,7 @@ static moreau_err write_rows(const char *dir, const char *path, const double *re
 /* Collective: gathers (gid, x, y, r) on rank 0, which writes the file. */
 static moreau_err write_packing(const moreau_sim *sim, const char *dir, const char *path)
 {
-  const moreau_bodies *b = sim->bodies;
+  const moreau_bodies *b = moreau_sim_bodies(sim);
   int n = (int)b->n_owned, *counts = NULL, *displs = NULL, total = 0;
   double *mine = NULL, *all = NULL;
   moreau_err err = MOREAU_SUCCESS;
@@ -98,17 +98,17 @@ static moreau_err write_packing(const moreau_sim *sim, const char *dir, const ch
     mine[4 * i + 2] = b->x[3 * i + 1];
     mine[4 * i + 3] = b->radius[i];
   }
-  MOREAU_CALL(moreau_malloc((size_t)sim->size * sizeof(int), &counts));
-  MOREAU_CALL(moreau_malloc((size_t)sim->size * sizeof(int), &displs));
+  MOREAU_CALL(moreau_malloc((size_t)moreau_sim_size(sim) * sizeof(int), &counts));
+  MOREAU_CALL(moreau_malloc((size_t)moreau_sim_size(sim) * sizeof(int), &displs));
   n *= 4;
-  MOREAU_MPI_CALL(MPI_Gather(&n, 1, MPI_INT, counts, 1, MPI_INT, 0, sim->comm));
-  for (int r = 0; r < sim->size && sim->rank == 0; r++) {
+  MOREAU_MPI_CALL(MPI_Gather(&n, 1, MPI_INT, counts, 1, MPI_INT, 0, moreau_sim_comm(sim)));
+  for (int r = 0; r < moreau_sim_size(sim) && moreau_sim_rank(sim) == 0; r++) {
     displs[r] = total;
     total += counts[r];
   }
   MOREAU_CALL(moreau_malloc((size_t)total * sizeof(double) + 1, &all));
-  MOREAU_MPI_CALL(MPI_Gatherv(mine, n, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, 0, sim->comm));
-  if (sim->rank == 0) {
+  MOREAU_MPI_CALL(MPI_Gatherv(mine, n, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, 0, moreau_sim_comm(sim)));
+  if (moreau_sim_rank(sim) == 0) {
     qsort(all, (size_t)total / 4, 4 * sizeof(double), by_gid);
     err = write_rows(dir, path, all, total / 4);
   }
@@ -116,7 +116,7 @@ static moreau_err write_packing(const moreau_sim *sim, const char *dir, const ch
   moreau_free(&all);
   moreau_free(&counts);
   moreau_free(&displs);
-  MOREAU_CALL(moreau_error_agree(sim->comm, err));
+  MOREAU_CALL(moreau_error_agree(moreau_sim_comm(sim), err));
   return MOREAU_SUCCESS;
 }
 
@@ -125,14 +125,14 @@ static moreau_err write_packing(const moreau_sim *sim, const char *dir, const ch
  * counting as static. */
 static moreau_err rms_speed(const moreau_sim *sim, double *rms)
 {
-  const moreau_bodies *b = sim->bodies;
+  const moreau_bodies *b = moreau_sim_bodies(sim);
   double local[2] = {0.0, (double)b->n_owned}, global[2];
   for (moreau_lid i = 0; i < b->n_owned; i++) {
     const double *u = &b->v[3 * i];
     double s = sqrt(u[0] * u[0] + u[1] * u[1]) + fabs(b->w[3 * i + 2]) * b->radius[i];
     local[0] += s * s;
   }
-  MOREAU_MPI_CALL(MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_SUM, sim->comm));
+  MOREAU_MPI_CALL(MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_SUM, moreau_sim_comm(sim)));
   *rms = global[1] > 0 ? sqrt(global[0] / global[1]) : 0.0;
   return MOREAU_SUCCESS;
 }
@@ -144,18 +144,20 @@ static moreau_err settle(bench_problem *prob)
   moreau_sim *sim = prob->sim;
   double t0 = MPI_Wtime(), rms = INFINITY, vstatic = STATIC_SPEED * sqrt(GRAVITY * 2.0 * MEAN_RADIUS);
   int64_t step = 0;
-  moreau_nlgs_set_tolerance(sim->nlgs, SETTLE_TOL, MOREAU_NLGS_NORM_MEAN);
-  moreau_nlgs_set_iterations(sim->nlgs, 2, SETTLE_MAX_SWEEPS);
+  moreau_nlgs_set_tolerance(moreau_sim_nlgs(sim), SETTLE_TOL, MOREAU_NLGS_NORM_MEAN);
+  moreau_nlgs_set_iterations(moreau_sim_nlgs(sim), 2, SETTLE_MAX_SWEEPS);
   while (step < SETTLE_MAX_STEPS && (step < SETTLE_MIN_STEPS || rms > vstatic)) {
     MOREAU_CALL(moreau_sim_step(sim));
     step++;
     if (step % SETTLE_CHECK_EVERY) continue;
     MOREAU_CALL(rms_speed(sim, &rms));
-    if (sim->rank == 0 && step % 500 == 0)
+    if (moreau_sim_rank(sim) == 0 && step % 500 == 0) {
+      const moreau_step_stats *st = moreau_sim_stats(sim);
       printf("  settling: step %6lld  t %6.2f  contacts %8lld  sweeps %5d  overlap %.3g  rms speed %.3g (static "
              "below %.3g)\n",
-             (long long)step, sim->time, (long long)sim->n_contacts_global, sim->solve.iterations, sim->max_overlap,
-             rms, vstatic);
+             (long long)step, moreau_sim_time(sim), (long long)st->n_contacts_global, st->solve.iterations,
+             st->max_overlap, rms, vstatic);
+    }
   }
   MOREAU_CHECK(rms <= vstatic, MOREAU_ERR_RUNTIME, "the pile is not static after %d steps (rms speed %g)",
                SETTLE_MAX_STEPS, rms);
@@ -169,42 +171,41 @@ static moreau_err settle(bench_problem *prob)
 static moreau_err freeze(bench_problem *prob)
 {
   moreau_sim *sim = prob->sim;
-  moreau_bodies *b = sim->bodies;
-  moreau_contacts *c = sim->contacts;
+  moreau_bodies *b = moreau_sim_bodies(sim);
+  moreau_contacts *c = moreau_sim_contacts(sim);
   moreau_lid nb;
   int64_t local[3], global[3];
-  double w = 0.0, g = sqrt(sim->gravity[0] * sim->gravity[0] + sim->gravity[1] * sim->gravity[1]);
-  if (sim->part) {
-    MOREAU_CALL(moreau_part_update(sim->part, b, sim->history, sim->history->n));
-    MOREAU_CALL(moreau_part_ghosts(sim->part, b, sim->rmax + sim->alert));
-  }
+  double gravity[3], w = 0.0, g;
+  moreau_sim_get_gravity(sim, gravity);
+  g = sqrt(gravity[0] * gravity[0] + gravity[1] * gravity[1]);
+  /* Bodies to their owners, ghosts, and the contacts at these positions
+   * (detection does not look at the velocities set below). */
+  MOREAU_CALL(moreau_sim_detect(sim));
   nb = moreau_bodies_n_local(b);
   for (moreau_lid i = 0; i < 3 * nb; i++)
     b->v[i] = b->w[i] = 0.0;
   for (moreau_lid i = 0; i < nb; i++) {
     if (b->inv_mass[i] == 0.0) continue;
     for (int d = 0; d < 3; d++)
-      b->v[3 * i + d] = sim->dt * sim->gravity[d];
+      b->v[3 * i + d] = moreau_sim_dt(sim) * gravity[d];
   }
   MOREAU_CALL(moreau_malloc(3 * (size_t)nb * sizeof(double) + 1, &prob->v_free));
   MOREAU_CALL(moreau_malloc(3 * (size_t)nb * sizeof(double) + 1, &prob->w_free));
   memcpy(prob->v_free, b->v, 3 * (size_t)nb * sizeof(double));
   memcpy(prob->w_free, b->w, 3 * (size_t)nb * sizeof(double));
-
-  MOREAU_CALL(moreau_detect(sim->detector, b, sim->walls, sim->alert, c));
   MOREAU_CALL(moreau_calloc(3 * (size_t)c->n + 1, sizeof(double), &prob->u_minus));
 
   for (moreau_lid i = 0; i < b->n_owned; i++)
     if (b->inv_mass[i] > 0.0) w += g / b->inv_mass[i];
-  MOREAU_MPI_CALL(MPI_Allreduce(&w, &prob->weight, 1, MPI_DOUBLE, MPI_SUM, sim->comm));
+  MOREAU_MPI_CALL(MPI_Allreduce(&w, &prob->weight, 1, MPI_DOUBLE, MPI_SUM, moreau_sim_comm(sim)));
   for (int d = 0; d < 3; d++)
-    prob->down[d] = sim->gravity[d] / g;
+    prob->down[d] = gravity[d] / g;
   local[0] = b->n_owned;
   local[1] = c->n;
   local[2] = 0;
   for (moreau_lid k = 0; k < c->n; k++)
     local[2] += c->b[k] < 0;
-  MOREAU_MPI_CALL(MPI_Allreduce(local, global, 3, MPI_INT64_T, MPI_SUM, sim->comm));
+  MOREAU_MPI_CALL(MPI_Allreduce(local, global, 3, MPI_INT64_T, MPI_SUM, moreau_sim_comm(sim)));
   prob->n_bodies = global[0];
   prob->n_contacts = global[1];
   prob->n_wall_contacts = global[2];
@@ -223,9 +224,9 @@ moreau_err bench_problem_create(MPI_Comm comm, const bench_params *p, bench_prob
   prob->seed = p->seed;
   MOREAU_CALL(moreau_sim_create(comm, 2, &sim));
   prob->sim = sim;
-  MOREAU_CALL(moreau_materials_set_pair(sim->materials, 0, 0, &law));
-  sim->dt = DT;
-  sim->gravity[1] = -GRAVITY;
+  MOREAU_CALL(moreau_materials_set_pair(moreau_sim_materials(sim), 0, 0, &law));
+  moreau_sim_set_dt(sim, DT);
+  moreau_sim_set_gravity(sim, (const double[3]){0.0, -GRAVITY, 0.0});
   pile_box(p, gen.lo, gen.hi);
   MOREAU_CALL(add_walls(sim, gen.lo, gen.hi));
   if (p->cache[0]) {
@@ -233,14 +234,14 @@ moreau_err bench_problem_create(MPI_Comm comm, const bench_params *p, bench_prob
     cached = access(prob->packing_path, R_OK) == 0;
   }
   if (cached) {
-    MOREAU_CALL(moreau_read_particles(prob->packing_path, sim->bodies, sim->materials));
+    MOREAU_CALL(moreau_read_particles(prob->packing_path, moreau_sim_bodies(sim), moreau_sim_materials(sim)));
     MOREAU_CALL(moreau_sim_setup(sim, 0.1));
   } else {
     MOREAU_CHECK(moreau_generate_lattice_capacity(2, &gen) >= p->n, MOREAU_ERR_INTERNAL,
                  "the lattice box holds fewer than %lld disks", (long long)p->n);
-    MOREAU_CALL(moreau_generate(&gen, sim->bodies, sim->materials));
+    MOREAU_CALL(moreau_generate(&gen, moreau_sim_bodies(sim), moreau_sim_materials(sim)));
     MOREAU_CALL(moreau_sim_setup(sim, 0.01));
-    if (sim->rank == 0) printf("settling %lld disks (nothing cached yet)\n", (long long)p->n);
+    if (moreau_sim_rank(sim) == 0) printf("settling %lld disks (nothing cached yet)\n", (long long)p->n);
     MOREAU_CALL(settle(prob));
     if (p->cache[0]) MOREAU_CALL(write_packing(sim, p->cache, prob->packing_path));
   }
@@ -259,7 +260,7 @@ moreau_err bench_problem_destroy(bench_problem *prob)
 
 void bench_problem_restore(bench_problem *prob)
 {
-  moreau_bodies *b = prob->sim->bodies;
+  moreau_bodies *b = moreau_sim_bodies(prob->sim);
   size_t bytes = 3 * (size_t)moreau_bodies_n_local(b) * sizeof(double);
   memcpy(b->v, prob->v_free, bytes);
   memcpy(b->w, prob->w_free, bytes);
@@ -267,7 +268,7 @@ void bench_problem_restore(bench_problem *prob)
 
 moreau_err bench_carried_share(const bench_problem *prob, const double *force, double *share)
 {
-  const moreau_contacts *c = prob->sim->contacts;
+  const moreau_contacts *c = moreau_sim_contacts(prob->sim);
   double load = 0.0, total;
   for (moreau_lid k = 0; k < c->n; k++) {
     if (c->b[k] >= 0) continue;
@@ -275,7 +276,7 @@ moreau_err bench_carried_share(const bench_problem *prob, const double *force, d
     for (int d = 0; d < 3; d++)
       load += (f[0] * n[d] + f[1] * t[d]) * prob->down[d];
   }
-  MOREAU_MPI_CALL(MPI_Allreduce(&load, &total, 1, MPI_DOUBLE, MPI_SUM, prob->sim->comm));
+  MOREAU_MPI_CALL(MPI_Allreduce(&load, &total, 1, MPI_DOUBLE, MPI_SUM, moreau_sim_comm(prob->sim)));
   *share = total / prob->weight;
   return MOREAU_SUCCESS;
 }

@@ -49,8 +49,8 @@ static void contact_jacobian(const moreau_contacts *c, moreau_lid k, double *jac
 
 static moreau_err build_incidence(bench_siconos *s)
 {
-  const moreau_contacts *c = s->prob->sim->contacts;
-  moreau_lid nb = moreau_bodies_n_local(s->prob->sim->bodies);
+  const moreau_contacts *c = moreau_sim_contacts(s->prob->sim);
+  moreau_lid nb = moreau_bodies_n_local(moreau_sim_bodies(s->prob->sim));
   MOREAU_CALL(moreau_calloc((size_t)nb + 1, sizeof(moreau_lid), &s->inc_ptr));
   MOREAU_CALL(moreau_malloc(2 * (size_t)c->n * sizeof(moreau_lid) + 1, &s->inc));
   for (moreau_lid k = 0; k < c->n; k++) {
@@ -96,8 +96,8 @@ static void add_coupling(const double *Jk, const double *Jl, const double *minv,
 /* Row i of W: every contact sharing a body with contact perm[i]. */
 static moreau_err assemble(bench_siconos *s, const moreau_lid *iperm)
 {
-  const moreau_contacts *c = s->prob->sim->contacts;
-  const moreau_bodies *bd = s->prob->sim->bodies;
+  const moreau_contacts *c = moreau_sim_contacts(s->prob->sim);
+  const moreau_bodies *bd = moreau_sim_bodies(s->prob->sim);
   size_t bound = 0, nnz = 0, row_cap = 0;
   row_block *row = NULL;
   for (moreau_lid k = 0; k < c->n; k++) {
@@ -174,8 +174,9 @@ static void free_velocities(bench_siconos *s)
 {
   const bench_problem *prob = s->prob;
   const moreau_sim *sim = prob->sim;
-  const moreau_contacts *c = sim->contacts;
-  const moreau_bodies *bd = sim->bodies;
+  const moreau_contacts *c = moreau_sim_contacts(sim);
+  const moreau_bodies *bd = moreau_sim_bodies(sim);
+  const moreau_walls *walls = moreau_sim_walls(sim);
   for (int i = 0; i < s->nc; i++) {
     moreau_lid k = s->perm[i];
     double u[2] = {0.0, 0.0};
@@ -190,16 +191,16 @@ static void free_velocities(bench_siconos *s)
     }
     if (c->b[k] < 0) {
       int iw = -(c->b[k] + 1);
-      const double *vw = &sim->walls->velocity[3 * iw], *n = &c->normal[3 * k];
+      const double *vw = &walls->velocity[3 * iw], *n = &c->normal[3 * k];
       u[0] += n[0] * vw[0] + n[1] * vw[1];
       u[1] += -n[1] * vw[0] + n[0] * vw[1];
-      mat_b = sim->walls->material[iw];
+      mat_b = walls->material[iw];
     } else {
       mat_b = bd->material[c->b[k]];
     }
-    const moreau_pair_law *law = moreau_materials_pair(sim->materials, bd->material[c->a[k]], mat_b);
+    const moreau_pair_law *law = moreau_materials_pair(moreau_sim_materials(sim), bd->material[c->a[k]], mat_b);
     const double *um = &prob->u_minus[3 * k];
-    double gpos = c->gap[k] > 0.0 ? c->gap[k] : 0.0, closing = -2.0 * gpos / sim->dt;
+    double gpos = c->gap[k] > 0.0 ? c->gap[k] : 0.0, closing = -2.0 * gpos / moreau_sim_dt(sim);
     double un_target = um[0] < closing ? -law->e_n * um[0] : closing;
     s->q[2 * i] = u[0] - un_target;
     s->q[2 * i + 1] = u[1] + law->e_t * um[1];
@@ -211,10 +212,10 @@ moreau_err bench_siconos_create(bench_problem *prob, int shuffle, uint64_t seed,
                                 double *assembly_seconds)
 {
   bench_siconos *s;
-  const moreau_contacts *c = prob->sim->contacts;
+  const moreau_contacts *c = moreau_sim_contacts(prob->sim);
   moreau_lid *iperm;
   double t0;
-  MOREAU_CHECK(prob->sim->size == 1, MOREAU_ERR_INPUT, "the Siconos comparison runs on one rank only");
+  MOREAU_CHECK(moreau_sim_size(prob->sim) == 1, MOREAU_ERR_INPUT, "the Siconos comparison runs on one rank only");
   MOREAU_CHECK(c->n > 0, MOREAU_ERR_INPUT, "the pile has no contacts");
   MOREAU_CALL(moreau_calloc(1, sizeof(*s), &s));
   *sp = s;
@@ -310,7 +311,7 @@ int64_t bench_siconos_blocks(const bench_siconos *s) { return (int64_t)s->sbm->n
 moreau_err bench_siconos_solve(void *ctx, int sweeps, int warm, bench_probe *out)
 {
   bench_siconos *s = ctx;
-  double dt = s->prob->sim->dt, t0, c0;
+  double dt = moreau_sim_dt(s->prob->sim), t0, c0;
   /* fc2d NSGS starts from the reactions it is given. */
   if (!warm) {
     memset(s->r, 0, 2 * (size_t)s->nc * sizeof(double));

@@ -82,6 +82,7 @@ static moreau_err tile_scene(const bench_config *cfg, moreau_bodies *b)
 static moreau_err setup_scene(MPI_Comm comm, const bench_config *cfg, moreau_sim **simp)
 {
   moreau_sim *sim;
+  moreau_materials *materials;
   moreau_gen_params gen;
   int64_t dim;
   double overlap_tol, box[6];
@@ -93,21 +94,21 @@ static moreau_err setup_scene(MPI_Comm comm, const bench_config *cfg, moreau_sim
   MOREAU_CALL(moreau_sim_create(comm, (int)dim, simp));
   sim = *simp;
   MOREAU_CALL(moreau_sim_set_from_options(sim));
-  MOREAU_CALL(moreau_materials_destroy(&sim->materials));
-  MOREAU_CALL(moreau_materials_from_options(&sim->materials));
+  MOREAU_CALL(moreau_materials_from_options(&materials));
+  MOREAU_CALL(moreau_sim_set_materials(sim, materials));
   if (particles[0]) {
-    MOREAU_CALL(moreau_read_particles(particles, sim->bodies, sim->materials));
-    snprintf(sim->input_name, sizeof(sim->input_name), "%s", particles);
+    MOREAU_CALL(moreau_read_particles(particles, moreau_sim_bodies(sim), moreau_sim_materials(sim)));
+    moreau_sim_set_input_name(sim, particles);
   } else {
-    MOREAU_CALL(moreau_generate_params_from_options(sim->dim, &gen));
-    MOREAU_CALL(moreau_generate(&gen, sim->bodies, sim->materials));
-    for (int k = 0; k < sim->dim; k++) {
+    MOREAU_CALL(moreau_generate_params_from_options(moreau_sim_dim(sim), &gen));
+    MOREAU_CALL(moreau_generate(&gen, moreau_sim_bodies(sim), moreau_sim_materials(sim)));
+    for (int k = 0; k < moreau_sim_dim(sim); k++) {
       box[k] = gen.lo[k];
-      box[sim->dim + k] = gen.hi[k];
+      box[moreau_sim_dim(sim) + k] = gen.hi[k];
     }
     box_default = box;
   }
-  if (cfg->tile > 1) MOREAU_CALL(tile_scene(cfg, sim->bodies));
+  if (cfg->tile > 1) MOREAU_CALL(tile_scene(cfg, moreau_sim_bodies(sim)));
   MOREAU_CALL(moreau_app_walls_from_options(sim, box_default));
   MOREAU_CALL(moreau_options_check_unknown());
   MOREAU_CALL(moreau_sim_setup(sim, overlap_tol));
@@ -131,24 +132,27 @@ static moreau_err min_mean_max(MPI_Comm comm, double x, double out[3])
 /* Times are the slowest rank's: that is what the step costs. */
 static moreau_err gather_figures(const moreau_sim *sim, double step_seconds, step_figures *f)
 {
+  const moreau_step_stats *stats = moreau_sim_stats(sim);
+  MPI_Comm comm = moreau_sim_comm(sim);
   moreau_part_stats st = {0};
-  double t[3] = {step_seconds, sim->solve_seconds, sim->detect_seconds}, tmax[3], copies;
+  double t[3] = {step_seconds, stats->solve_seconds, stats->detect_seconds}, tmax[3], copies;
   memset(f, 0, sizeof(*f));
-  if (sim->part) moreau_part_get_stats(sim->part, &st);
-  MOREAU_MPI_CALL(MPI_Allreduce(t, tmax, 3, MPI_DOUBLE, MPI_MAX, sim->comm));
+  /* One rank reports no partition figures (as before the partition existed there). */
+  if (moreau_sim_size(sim) > 1) moreau_part_get_stats(moreau_sim_part(sim), &st);
+  MOREAU_MPI_CALL(MPI_Allreduce(t, tmax, 3, MPI_DOUBLE, MPI_MAX, comm));
   f->step_seconds = tmax[0];
   f->solve_seconds = tmax[1];
   f->detect_seconds = tmax[2];
-  MOREAU_CALL(moreau_bodies_global_count(sim->bodies, &f->bodies, &(int64_t){0}));
-  f->contacts = sim->n_contacts_global;
-  MOREAU_CALL(min_mean_max(sim->comm, (double)st.sweep_messages, f->msgs));
-  MOREAU_CALL(min_mean_max(sim->comm, (double)st.sweep_bytes, f->bytes));
-  MOREAU_CALL(min_mean_max(sim->comm, (double)st.interface_bodies, f->iface));
+  MOREAU_CALL(moreau_bodies_global_count(moreau_sim_bodies(sim), &f->bodies, &(int64_t){0}));
+  f->contacts = stats->n_contacts_global;
+  MOREAU_CALL(min_mean_max(comm, (double)st.sweep_messages, f->msgs));
+  MOREAU_CALL(min_mean_max(comm, (double)st.sweep_bytes, f->bytes));
+  MOREAU_CALL(min_mean_max(comm, (double)st.interface_bodies, f->iface));
   copies = (double)st.interface_bodies;
-  MOREAU_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, &copies, 1, MPI_DOUBLE, MPI_SUM, sim->comm));
+  MOREAU_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, &copies, 1, MPI_DOUBLE, MPI_SUM, comm));
   f->interface_copies = (int64_t)copies;
-  copies = (double)sim->warm_matched;
-  MOREAU_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, &copies, 1, MPI_DOUBLE, MPI_SUM, sim->comm));
+  copies = (double)stats->warm_matched;
+  MOREAU_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, &copies, 1, MPI_DOUBLE, MPI_SUM, comm));
   f->warm_matched = (int64_t)copies;
   return MOREAU_SUCCESS;
 }
@@ -162,19 +166,21 @@ static const char csv_header[] =
 /* Rank 0 only. */
 static moreau_err write_row(const bench_config *cfg, const moreau_sim *sim, const step_figures *f)
 {
+  const moreau_nlgs_result *solve = &moreau_sim_stats(sim)->solve;
   FILE *fp;
   long size;
   double imbalance = 1.0;
-  if (sim->part) {
+  if (moreau_sim_size(sim) > 1) {
     moreau_part_stats st;
-    moreau_part_get_stats(sim->part, &st);
+    moreau_part_get_stats(moreau_sim_part(sim), &st);
     imbalance = st.imbalance;
   }
   printf("step %lld: ranks %d bodies %lld contacts %lld sweeps %d residual %.3g%s step %.4f s solve %.4f s; "
          "interface copies %lld, per rank per sweep: messages %.0f/%.1f/%.0f bytes %.0f/%.0f/%.0f (min/mean/max)\n",
-         (long long)sim->step, sim->size, (long long)f->bodies, (long long)f->contacts, sim->solve.iterations,
-         sim->solve.residual, sim->solve.converged ? "" : " (NOT converged)", f->step_seconds, f->solve_seconds,
-         (long long)f->interface_copies, f->msgs[0], f->msgs[1], f->msgs[2], f->bytes[0], f->bytes[1], f->bytes[2]);
+         (long long)moreau_sim_step_index(sim), moreau_sim_size(sim), (long long)f->bodies, (long long)f->contacts,
+         solve->iterations, solve->residual, solve->converged ? "" : " (NOT converged)", f->step_seconds,
+         f->solve_seconds, (long long)f->interface_copies, f->msgs[0], f->msgs[1], f->msgs[2], f->bytes[0], f->bytes[1],
+         f->bytes[2]);
   if (!cfg->csv[0]) return MOREAU_SUCCESS;
   fp = fopen(cfg->csv, "a");
   MOREAU_CHECK(fp, MOREAU_ERR_IO, "%s: cannot open for appending", cfg->csv);
@@ -184,10 +190,10 @@ static moreau_err write_row(const bench_config *cfg, const moreau_sim *sim, cons
   fprintf(
       fp,
       "%s,%d,%lld,%lld,%lld,%d,%.6g,%d,%.6g,%.6g,%.6g,%.4f,%lld,%.0f,%.2f,%.0f,%.0f,%.2f,%.0f,%.0f,%.2f,%.0f,%lld\n",
-      cfg->label, sim->size, (long long)f->bodies, (long long)sim->step, (long long)f->contacts, sim->solve.iterations,
-      sim->solve.residual, sim->solve.converged, f->step_seconds, f->solve_seconds, f->detect_seconds, imbalance,
-      (long long)f->interface_copies, f->iface[0], f->iface[1], f->iface[2], f->msgs[0], f->msgs[1], f->msgs[2],
-      f->bytes[0], f->bytes[1], f->bytes[2], (long long)f->warm_matched);
+      cfg->label, moreau_sim_size(sim), (long long)f->bodies, (long long)moreau_sim_step_index(sim),
+      (long long)f->contacts, solve->iterations, solve->residual, solve->converged, f->step_seconds, f->solve_seconds,
+      f->detect_seconds, imbalance, (long long)f->interface_copies, f->iface[0], f->iface[1], f->iface[2], f->msgs[0],
+      f->msgs[1], f->msgs[2], f->bytes[0], f->bytes[1], f->bytes[2], (long long)f->warm_matched);
   MOREAU_CHECK(fclose(fp) == 0, MOREAU_ERR_IO, "%s: write failed", cfg->csv);
   return MOREAU_SUCCESS;
 }
@@ -198,12 +204,12 @@ static moreau_err run(const bench_config *cfg, moreau_sim *sim)
     step_figures f;
     moreau_err err = MOREAU_SUCCESS;
     double t0;
-    MOREAU_MPI_CALL(MPI_Barrier(sim->comm));
+    MOREAU_MPI_CALL(MPI_Barrier(moreau_sim_comm(sim)));
     t0 = MPI_Wtime();
     MOREAU_CALL(moreau_sim_step(sim));
     MOREAU_CALL(gather_figures(sim, MPI_Wtime() - t0, &f));
-    if (sim->rank == 0) err = write_row(cfg, sim, &f);
-    MOREAU_CALL(moreau_error_agree(sim->comm, err));
+    if (moreau_sim_rank(sim) == 0) err = write_row(cfg, sim, &f);
+    MOREAU_CALL(moreau_error_agree(moreau_sim_comm(sim), err));
   }
   return MOREAU_SUCCESS;
 }
@@ -242,7 +248,7 @@ int main(int argc, char **argv)
 {
   bench_config cfg;
   moreau_sim *sim = NULL;
-  moreau_err err;
+  moreau_err err, destroy_err;
   MPI_Comm comm;
   if (moreau_app_register_options() || moreau_options_register("Benchmark", bench_options)) return 1;
   if (PetscInitialize(&argc, &argv, NULL, NULL)) return 1;
@@ -258,7 +264,11 @@ int main(int argc, char **argv)
     moreau_error_print(1);
     MPI_Abort(comm, err == MOREAU_ERR_INPUT ? 2 : 1);
   }
-  moreau_sim_destroy(&sim);
+  destroy_err = moreau_sim_destroy(&sim);
+  if (destroy_err && !err) {
+    moreau_error_print(1);
+    err = destroy_err;
+  }
   PetscFinalize();
   return err ? (err == MOREAU_ERR_INPUT ? 2 : 1) : 0;
 }

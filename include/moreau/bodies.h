@@ -5,7 +5,11 @@
 #include <stddef.h>
 
 #include "moreau/error.h"
+#include "moreau/fields.h"
 #include "moreau/types.h"
+
+/* The public API: exported from libmoreau, which hides everything else. */
+#pragma GCC visibility push(default)
 
 /* One body as a plain value: what input readers and generators produce and
  * what moreau_bodies_get returns. In 2D, z components are zero and only w[2]
@@ -23,7 +27,10 @@ typedef struct {
 /* Structure-of-arrays body storage: owned bodies in [0, n_owned), ghosts (copies
  * of bodies owned by other ranks) in [n_owned, n_owned + n_ghost). Vectors have a
  * stride of 3 (x[3*i+k]) whatever the dimension so that 2D and 3D kernels share
- * the layout; quaternions a stride of 4. All arrays are owned by the object. */
+ * the layout; quaternions a stride of 4. All arrays are owned by the object.
+ * The arrays are listed once, with where each goes, in moreau_body_fields
+ * (src/bodies/body_fields.c): a new per-body quantity is one member here and
+ * one entry there. */
 typedef struct {
   MPI_Comm comm; /* not owned */
   int dim;
@@ -35,42 +42,48 @@ typedef struct {
   int32_t *material, *fixed;
 } moreau_bodies;
 
-/* Number of doubles in one packed body record (moreau_bodies_pack). */
-#define MOREAU_BODY_RECORD 25
+/* The body schema. */
+extern const moreau_field_table moreau_body_fields;
 
 /* Not collective. comm is stored, not duplicated; dim is 2 or 3. */
-moreau_err moreau_bodies_create(MPI_Comm comm, int dim, moreau_bodies **bodies);
-moreau_err moreau_bodies_destroy(moreau_bodies **bodies);
-moreau_err moreau_bodies_reserve(moreau_bodies *b, moreau_lid capacity);
+MOREAU_MUST_CHECK moreau_err moreau_bodies_create(MPI_Comm comm, int dim, moreau_bodies **bodies);
+MOREAU_MUST_CHECK moreau_err moreau_bodies_destroy(moreau_bodies **bodies);
+MOREAU_MUST_CHECK moreau_err moreau_bodies_reserve(moreau_bodies *b, moreau_lid capacity);
 
 static inline moreau_lid moreau_bodies_n_local(const moreau_bodies *b) { return b->n_owned + b->n_ghost; }
 
 /* Appends an owned body; drops the ghosts first (they are rebuilt after
  * ownership changes). */
-moreau_err moreau_bodies_push_owned(moreau_bodies *b, const moreau_body *body);
+MOREAU_MUST_CHECK moreau_err moreau_bodies_push_owned(moreau_bodies *b, const moreau_body *body);
 /* Appends a ghost after the owned bodies and existing ghosts. */
-moreau_err moreau_bodies_push_ghost(moreau_bodies *b, const moreau_body *body);
+MOREAU_MUST_CHECK moreau_err moreau_bodies_push_ghost(moreau_bodies *b, const moreau_body *body);
 void moreau_bodies_clear_ghosts(moreau_bodies *b);
 void moreau_bodies_get(const moreau_bodies *b, moreau_lid i, moreau_body *body);
 void moreau_bodies_set(moreau_bodies *b, moreau_lid i, const moreau_body *body);
 
+/* Records of the fields in mask (MOREAU_FIELD_MIGRATE for bodies that change
+ * rank, MOREAU_FIELD_GHOST for ghost copies), for messages. */
+size_t moreau_bodies_record_doubles(unsigned mask);
+void moreau_bodies_pack(const moreau_bodies *b, unsigned mask, moreau_lid i, double *rec);
+/* Appends an owned body (ghost = 0; drops the ghosts first) or a ghost
+ * (ghost = 1) from a record; fields outside mask are zero. */
+MOREAU_MUST_CHECK moreau_err moreau_bodies_push_record(moreau_bodies *b, int ghost, unsigned mask, const double *rec);
+
 /* Keeps the owned bodies with keep[i] != 0, in their order, and drops all
  * ghosts. */
-moreau_err moreau_bodies_compact_owned(moreau_bodies *b, const char *keep);
+MOREAU_MUST_CHECK moreau_err moreau_bodies_compact_owned(moreau_bodies *b, const char *keep);
 /* Sorts the owned bodies by global id and drops the ghosts, so that the
  * local order does not depend on the order in which bodies arrived. */
-moreau_err moreau_bodies_sort_owned(moreau_bodies *b);
-
-/* Flat records of MOREAU_BODY_RECORD doubles, for messages and files. */
-void moreau_body_pack(const moreau_body *body, double *rec);
-void moreau_body_unpack(const double *rec, moreau_body *body);
+MOREAU_MUST_CHECK moreau_err moreau_bodies_sort_owned(moreau_bodies *b);
 
 /* Collective: global number of owned bodies, and the sum of their global ids
  * (to check that migration neither loses nor duplicates bodies). */
-moreau_err moreau_bodies_global_count(const moreau_bodies *b, int64_t *count, int64_t *gid_sum);
+MOREAU_MUST_CHECK moreau_err moreau_bodies_global_count(const moreau_bodies *b, int64_t *count, int64_t *gid_sum);
 
 /* Fills the derived fields of a body of uniform density rho: mass, inertia
  * (disk in 2D: m r^2 / 2, sphere in 3D: 2 m r^2 / 5), unit quaternion. */
 void moreau_body_set_mass(moreau_body *body, int dim, double density);
+
+#pragma GCC visibility pop
 
 #endif

@@ -2,7 +2,11 @@
 #define MOREAU_CONTACTS_H
 
 #include "moreau/error.h"
+#include "moreau/fields.h"
 #include "moreau/types.h"
+
+/* The public API: exported from libmoreau, which hides everything else. */
+#pragma GCC visibility push(default)
 
 /* Potential contacts of this rank, in flat arrays. A contact between bodies
  * of global ids ga < gb is owned by the rank that owns ga (a body-wall contact
@@ -13,7 +17,13 @@
  * The frame is (n, t, s): n points from a to b; in 2D s is unused and t is n
  * rotated by +90 degrees. Forces are the average forces over the step exerted
  * by a on b, in frame components (f_n >= 0 is repulsive). Vectors have a
- * stride of 3. */
+ * stride of 3. Besides the force, each contact carries state_width doubles of
+ * law state (what its contact law needs to warm-start, e.g. a rolling moment
+ * or a cohesion flag; 0 for Signorini-Coulomb), which travels with the force.
+ *
+ * The arrays are listed once, with where each goes, in the contact schema
+ * (src/detect/contact_fields.c; moreau_contacts_fields): the key, the force
+ * and the state form the warm-start history that migrates with its body. */
 typedef struct {
   moreau_lid n, capacity;
   moreau_gid *gid_a, *gid_b; /* key, with point: the warm-start identity */
@@ -23,24 +33,42 @@ typedef struct {
   double *ca, *cb; /* from the centre of a (of b) to the contact point */
   double *gap;     /* signed distance at detection; < 0 is an overlap */
   double *force;   /* (f_n, f_t, f_s) */
+  int state_width;
+  double *state;             /* state_width per contact */
+  moreau_field_table schema; /* the contact schema at this state width */
 } moreau_contacts;
 
-moreau_err moreau_contacts_create(moreau_contacts **c);
-moreau_err moreau_contacts_destroy(moreau_contacts **c);
-moreau_err moreau_contacts_reserve(moreau_contacts *c, moreau_lid capacity);
+/* state_width >= 0: doubles of law state per contact (moreau_law_state_width). */
+MOREAU_MUST_CHECK moreau_err moreau_contacts_create(int state_width, moreau_contacts **c);
+MOREAU_MUST_CHECK moreau_err moreau_contacts_destroy(moreau_contacts **c);
+MOREAU_MUST_CHECK moreau_err moreau_contacts_reserve(moreau_contacts *c, moreau_lid capacity);
 void moreau_contacts_clear(moreau_contacts *c);
-/* Appends a contact with zero force; returns its index in *idx. */
-moreau_err moreau_contacts_push(moreau_contacts *c, moreau_gid gid_a, moreau_gid gid_b, int32_t point, moreau_lid a,
-                                moreau_lid b, moreau_lid *idx);
+/* The contact schema of c (its variable width is c's state width). */
+const moreau_field_table *moreau_contacts_fields(const moreau_contacts *c);
+/* Appends a contact with zero force and state; returns its index in *idx. */
+MOREAU_MUST_CHECK moreau_err moreau_contacts_push(moreau_contacts *c, moreau_gid gid_a, moreau_gid gid_b, int32_t point,
+                                                  moreau_lid a, moreau_lid b, moreau_lid *idx);
 
-/* Warm start: copies the forces of prev into c for every contact of c whose
- * key (gid_a, gid_b, point) is in prev; the others start at zero. Both lists
+/* Warm start: copies the forces and law state of prev into c for every
+ * contact of c whose key (gid_a, gid_b, point) is in prev; the others start
+ * at zero. Both lists have the same state width; both lists
  * must be sorted by key (detection produces them so). Returns the number of
  * matched contacts in *matched if it is not NULL. */
-moreau_err moreau_contacts_warm_start(moreau_contacts *c, const moreau_contacts *prev, moreau_lid *matched);
+MOREAU_MUST_CHECK moreau_err moreau_contacts_warm_start(moreau_contacts *c, const moreau_contacts *prev,
+                                                        moreau_lid *matched);
 /* Sorts the contacts by key. */
-moreau_err moreau_contacts_sort(moreau_contacts *c);
+MOREAU_MUST_CHECK moreau_err moreau_contacts_sort(moreau_contacts *c);
+/* Keeps the contacts with keep[i] != 0, in their order. */
+void moreau_contacts_compact(moreau_contacts *c, const char *keep);
+/* History records: the fields with MOREAU_FIELD_MIGRATE (key, force, law
+ * state). push_record appends one with the other fields zeroed (local
+ * indices -1; detection rebuilds the geometry). */
+size_t moreau_contacts_record_doubles(const moreau_contacts *c);
+void moreau_contacts_pack(const moreau_contacts *c, moreau_lid i, double *rec);
+MOREAU_MUST_CHECK moreau_err moreau_contacts_push_record(moreau_contacts *c, const double *rec);
 /* Swaps the contents of two lists (to keep the previous step's forces). */
 void moreau_contacts_swap(moreau_contacts *c1, moreau_contacts *c2);
+
+#pragma GCC visibility pop
 
 #endif

@@ -3,8 +3,12 @@
 
 #include "moreau/bodies.h"
 #include "moreau/contacts.h"
+#include "moreau/domain.h"
 #include "moreau/error.h"
 #include "moreau/walls.h"
+
+/* The public API: exported from libmoreau, which hides everything else. */
+#pragma GCC visibility push(default)
 
 /* Contact detection: a linked-cell broad phase over the local bodies (owned
  * and ghosts) that costs O(N), then disk-disk / sphere-sphere and body-wall
@@ -12,14 +16,17 @@
  * distance. Work arrays are kept between calls. */
 typedef struct moreau_detector moreau_detector;
 
-moreau_err moreau_detector_create(moreau_detector **d);
-moreau_err moreau_detector_destroy(moreau_detector **d);
+MOREAU_MUST_CHECK moreau_err moreau_detector_create(moreau_detector **d);
+MOREAU_MUST_CHECK moreau_err moreau_detector_destroy(moreau_detector **d);
 
 /* Not collective. Clears c and fills it with the contacts this rank owns:
  * owned body a with local body b of larger global id, and owned body a with
  * every wall, whose gap is below alert. Frames, contact vectors and gaps are
- * set; forces are zero. The list is sorted by key. */
-moreau_err moreau_detect(moreau_detector *d, const moreau_bodies *b, const moreau_walls *w, double alert,
-                         moreau_contacts *c);
+ * set; forces and law state are zero. The list is sorted by key. Separations
+ * between bodies are taken through the domain's nearest image. */
+MOREAU_MUST_CHECK moreau_err moreau_detect(moreau_detector *d, const moreau_domain *domain, const moreau_bodies *b,
+                                           const moreau_walls *w, double alert, moreau_contacts *c);
+
+#pragma GCC visibility pop
 
 #endif

@@ -3,10 +3,17 @@
 
 #include <mpi.h>
 
+/* The public API: exported from libmoreau, which hides everything else. */
+#pragma GCC visibility push(default)
+
 /* Every non-trivial function returns a moreau_err and every call is checked
  * with MOREAU_CALL, which records file/line/function so that a failure prints a
  * traceback (as PETSc's PetscCall). Codes double as process exit codes. */
 typedef int moreau_err;
+
+/* Every function returning a moreau_err is declared with MOREAU_MUST_CHECK,
+ * so that a call whose code is ignored is a compiler warning. */
+#define MOREAU_MUST_CHECK __attribute__((warn_unused_result))
 
 enum {
   MOREAU_SUCCESS = 0,
@@ -18,9 +25,9 @@ enum {
   MOREAU_ERR_INTERNAL = 6
 };
 
-moreau_err moreau_error_raise(moreau_err code, const char *file, int line, const char *func, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-moreau_err moreau_error_trace(moreau_err code, const char *file, int line, const char *func);
+MOREAU_MUST_CHECK moreau_err moreau_error_raise(moreau_err code, const char *file, int line, const char *func,
+                                                const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+MOREAU_MUST_CHECK moreau_err moreau_error_trace(moreau_err code, const char *file, int line, const char *func);
 
 #define MOREAU_CALL(...)                                                                                               \
   do {                                                                                                                 \
@@ -55,7 +62,7 @@ moreau_err moreau_error_trace(moreau_err code, const char *file, int line, const
 /* Collective. Makes an error seen on some ranks an error on all of them: the
  * returned code is the largest over comm. Ranks that had no error of their own
  * record "error on another rank" so they exit quietly with the same code. */
-moreau_err moreau_error_agree(MPI_Comm comm, moreau_err local);
+MOREAU_MUST_CHECK moreau_err moreau_error_agree(MPI_Comm comm, moreau_err local);
 
 /* Whether this rank raised the pending error itself (it then prints it). */
 int moreau_error_is_local(void);
@@ -68,9 +75,11 @@ const char *moreau_error_message(void);
 void moreau_error_clear(void);
 
 /* Allocation helpers that fail with MOREAU_ERR_MEMORY and a size in the message. */
-moreau_err moreau_malloc(size_t bytes, void *ptr_out);
-moreau_err moreau_calloc(size_t n, size_t size, void *ptr_out);
-moreau_err moreau_realloc(size_t bytes, void *ptr_inout);
+MOREAU_MUST_CHECK moreau_err moreau_malloc(size_t bytes, void *ptr_out);
+MOREAU_MUST_CHECK moreau_err moreau_calloc(size_t n, size_t size, void *ptr_out);
+MOREAU_MUST_CHECK moreau_err moreau_realloc(size_t bytes, void *ptr_inout);
 void moreau_free(void *ptr_inout);
+
+#pragma GCC visibility pop
 
 #endif

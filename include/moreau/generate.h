@@ -6,6 +6,9 @@
 #include "moreau/materials.h"
 #include "moreau/options.h"
 
+/* The public API: exported from libmoreau, which hides everything else. */
+#pragma GCC visibility push(default)
+
 typedef enum { MOREAU_GEN_LATTICE, MOREAU_GEN_RANDOM } moreau_gen_type;
 
 typedef struct {
@@ -42,7 +45,7 @@ typedef struct {
  *
  * Fails with MOREAU_ERR_INPUT (on every rank) when a parameter is invalid or
  * the box cannot hold the bodies; b then keeps its previous owned bodies. */
-moreau_err moreau_generate(const moreau_gen_params *p, moreau_bodies *b, const moreau_materials *m);
+MOREAU_MUST_CHECK moreau_err moreau_generate(const moreau_gen_params *p, moreau_bodies *b, const moreau_materials *m);
 
 /* Collective (only in that it reads the options database the same way on
  * every rank). Reads -gen_type, -gen_n, -gen_box, -gen_radius,
@@ -50,7 +53,7 @@ moreau_err moreau_generate(const moreau_gen_params *p, moreau_bodies *b, const m
  * -seed, which the app registers. -gen_box holds 2 dim numbers; when it is not
  * given in 3D, the box is 0,0,0,1,1,2 (the table's default is the 2D one).
  * -gen_radius 0 picks the radius with moreau_generate_auto_radius. */
-moreau_err moreau_generate_params_from_options(int dim, moreau_gen_params *p);
+MOREAU_MUST_CHECK moreau_err moreau_generate_params_from_options(int dim, moreau_gen_params *p);
 
 /* Not collective. The mean radius that -gen_radius 0 means, for p's type, n,
  * box and polydispersity (p->radius is ignored):
@@ -59,12 +62,14 @@ moreau_err moreau_generate_params_from_options(int dim, moreau_gen_params *p);
  * the volume (3D), below the random-sequential-addition jamming limits (about
  * 55% and 38%) so that the tiles fill quickly; capped so that the largest body
  * is at most a quarter of the box's shortest side. */
-moreau_err moreau_generate_auto_radius(int dim, const moreau_gen_params *p, double *radius);
+MOREAU_MUST_CHECK moreau_err moreau_generate_auto_radius(int dim, const moreau_gen_params *p, double *radius);
 
 /* Not collective. The number of lattice sites that fit in p's box for p's
  * radius and polydispersity (INT64_MAX if more than that). */
 int64_t moreau_generate_lattice_capacity(int dim, const moreau_gen_params *p);
 
 extern const moreau_option_spec moreau_generate_options[];
+
+#pragma GCC visibility pop
 
 #endif

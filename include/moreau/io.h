@@ -5,10 +5,23 @@
 #include <stdio.h>
 
 #include "moreau/bodies.h"
+#include "moreau/contacts.h"
 #include "moreau/error.h"
 #include "moreau/materials.h"
 #include "moreau/options.h"
-#include "moreau/sim.h"
+#include "moreau/walls.h"
+
+/* The public API: exported from libmoreau, which hides everything else. */
+#pragma GCC visibility push(default)
+
+/* What the writers need to know of a run besides its bodies, contacts and
+ * walls. */
+typedef struct {
+  MPI_Comm comm;
+  int dim;
+  int64_t step;
+  double time, dt;
+} moreau_run_state;
 
 /* Collective over b->comm. Reads bodies from a CSV file or from an HDF5
  * snapshot written by moreau_snapshot_write, chosen by the extension (.csv,
@@ -29,18 +42,19 @@
  * that found it); a missing file, an unknown extension or a bad snapshot with
  * MOREAU_ERR_INPUT and "<file>: <reason>". On error b is left as it was
  * (apart from its ghosts). m is only read. */
-moreau_err moreau_read_particles(const char *path, moreau_bodies *b, const moreau_materials *m);
+MOREAU_MUST_CHECK moreau_err moreau_read_particles(const char *path, moreau_bodies *b, const moreau_materials *m);
 
-/* Collective over sim->comm. Writes <dir>/snapshots/snap_<step, 6 digits>.h5
+/* Collective over rs->comm. Writes <dir>/snapshots/snap_<step, 6 digits>.h5
  * (bodies, contacts and walls, each rank writing its slab with the MPI-IO
  * driver) and snap_<step>.xmf beside it, then rebuilds <dir>/snapshots.xmf,
  * the time collection of the snapshots in that folder up to this step.
  * Creates the directories if needed. Files are written under a temporary
- * name and renamed when complete. Uses comm, rank, size, dim, the owned
- * bodies (ghosts only as contact endpoints), contacts, walls (may be NULL),
- * time, step and dt of sim, which it does not modify. I/O failures give
- * MOREAU_ERR_IO naming the path, on every rank. */
-moreau_err moreau_snapshot_write(const moreau_sim *sim, const char *dir);
+ * name and renamed when complete. Writes the snapshot fields of the owned
+ * bodies (ghosts only as contact endpoints), the contacts (may be NULL) and
+ * the walls (may be NULL), with the step, time and dt of rs; modifies
+ * nothing. I/O failures give MOREAU_ERR_IO naming the path, on every rank. */
+MOREAU_MUST_CHECK moreau_err moreau_snapshot_write(const moreau_run_state *rs, const moreau_bodies *b,
+                                                   const moreau_contacts *c, const moreau_walls *w, const char *dir);
 
 /* Time series: a CSV file with a header line of column names and one row per
  * write, values printed with 17 significant digits (they read back to the
@@ -49,16 +63,25 @@ typedef struct moreau_timeseries moreau_timeseries;
 /* Collective. Opens path for writing (truncating it); the caller owns *ts
  * and frees it with moreau_timeseries_destroy. Fails with MOREAU_ERR_IO on
  * every rank if rank 0 cannot open the file. comm is stored, not duplicated. */
-moreau_err moreau_timeseries_create(MPI_Comm comm, const char *path, moreau_timeseries **ts);
+MOREAU_MUST_CHECK moreau_err moreau_timeseries_create(MPI_Comm comm, const char *path, moreau_timeseries **ts);
+/* Collective. Continues the series at path after a restart from step
+ * last_step: keeps its header and its complete rows whose step (first
+ * column) is <= last_step, drops the rest, and appends from there (a new
+ * file if there is none). The columns added afterwards must be the file's
+ * (MOREAU_ERR_INPUT at the first row otherwise). */
+MOREAU_MUST_CHECK moreau_err moreau_timeseries_continue(MPI_Comm comm, const char *path, double last_step,
+                                                        moreau_timeseries **ts);
 /* Not collective, but call it on every rank with the same names. Adds a
  * column; only before the first row, and the name may not contain a comma,
  * quote or newline (MOREAU_ERR_INTERNAL otherwise). name is copied. */
-moreau_err moreau_timeseries_add_column(moreau_timeseries *ts, const char *name);
+MOREAU_MUST_CHECK moreau_err moreau_timeseries_add_column(moreau_timeseries *ts, const char *name);
 /* Collective but only rank 0's values are used: writes the header before the
  * first row, then one row (one value per column, in order) and flushes it. */
-moreau_err moreau_timeseries_write(moreau_timeseries *ts, const double *values);
+MOREAU_MUST_CHECK moreau_err moreau_timeseries_write(moreau_timeseries *ts, const double *values);
 /* Not collective. Closes the file (writing the header if no row was written)
  * and frees *ts, setting it to NULL; accepts a NULL *ts. */
-moreau_err moreau_timeseries_destroy(moreau_timeseries **ts);
+MOREAU_MUST_CHECK moreau_err moreau_timeseries_destroy(moreau_timeseries **ts);
+
+#pragma GCC visibility pop
 
 #endif

@@ -1,6 +1,9 @@
 #ifndef MOREAU_LOG_H
 #define MOREAU_LOG_H
 
+/* The public API: exported from libmoreau, which hides everything else. */
+#pragma GCC visibility push(default)
+
 /* PETSc log events of every module, so that -log_view shows where the time
  * goes. Registered once by moreau_log_register (after PetscInitialize); begin
  * and end are no-ops before that, so library code runs without PETSc too. */
@@ -21,5 +24,7 @@ typedef enum {
 void moreau_log_register(void);
 void moreau_log_begin(moreau_log_event ev);
 void moreau_log_end(moreau_log_event ev);
+
+#pragma GCC visibility pop
 
 #endif

@@ -7,10 +7,14 @@
 #include "moreau/bodies.h"
 #include "moreau/contacts.h"
 #include "moreau/error.h"
+#include "moreau/law.h"
 #include "moreau/materials.h"
 #include "moreau/options.h"
 #include "moreau/part.h"
 #include "moreau/walls.h"
+
+/* The public API: exported from libmoreau, which hides everything else. */
+#pragma GCC visibility push(default)
 
 /* Nonlinear Gauss-Seidel over the contacts (seed 000 section 5): each sweep
  * visits the contacts in a fresh random order, solves the local
@@ -41,31 +45,39 @@ typedef struct {
   const moreau_materials *materials;
   moreau_contacts *contacts;
   const double *u_minus;
-  moreau_part *part; /* NULL on one rank */
+  moreau_part *part; /* the partition (it exists on one rank too) */
   double dt;
 } moreau_nlgs_problem;
 
-/* Not collective. comm is stored (the convergence test is a reduction over it). */
-moreau_err moreau_nlgs_create(MPI_Comm comm, moreau_nlgs **nlgs);
-moreau_err moreau_nlgs_destroy(moreau_nlgs **nlgs);
+/* Not collective. comm is stored (the convergence test is a reduction over
+ * it). The sweep kernel of the law for dimension dim is chosen here. */
+MOREAU_MUST_CHECK moreau_err moreau_nlgs_create(MPI_Comm comm, int dim, const moreau_law *law, moreau_nlgs **nlgs);
+MOREAU_MUST_CHECK moreau_err moreau_nlgs_destroy(moreau_nlgs **nlgs);
 /* Reads -nlgs_tol, -nlgs_norm, -nlgs_min_it, -nlgs_max_it, -nlgs_check_every, -seed. */
-moreau_err moreau_nlgs_set_from_options(moreau_nlgs *nlgs);
+MOREAU_MUST_CHECK moreau_err moreau_nlgs_set_from_options(moreau_nlgs *nlgs);
 void moreau_nlgs_set_tolerance(moreau_nlgs *nlgs, double tol, moreau_nlgs_norm norm);
 void moreau_nlgs_set_iterations(moreau_nlgs *nlgs, int min_it, int max_it);
 void moreau_nlgs_set_check_every(moreau_nlgs *nlgs, int k);
 /* Reseeds the sweep-order generator of this rank from (seed, rank). */
 void moreau_nlgs_set_seed(moreau_nlgs *nlgs, uint64_t seed);
+/* The state of this rank's sweep-order generator (for checkpoints: a
+ * restart on the same rank count continues the same random orders). */
+void moreau_nlgs_get_rng(const moreau_nlgs *nlgs, uint64_t state[4]);
+void moreau_nlgs_set_rng(moreau_nlgs *nlgs, const uint64_t state[4]);
 /* Whether to keep the incoming contact forces as the initial guess (warm
  * start, the default) or start from zero. */
 void moreau_nlgs_set_warm_start(moreau_nlgs *nlgs, int warm);
 
 /* Collective. Solves the contact problem of one time step. Not converging
  * within max_it sweeps is not an error: result->converged says so. */
-moreau_err moreau_nlgs_solve(moreau_nlgs *nlgs, const moreau_nlgs_problem *prob, moreau_nlgs_result *result);
+MOREAU_MUST_CHECK moreau_err moreau_nlgs_solve(moreau_nlgs *nlgs, const moreau_nlgs_problem *prob,
+                                               moreau_nlgs_result *result);
 
 /* Total contact updates (one local solve each) on this rank since creation. */
 int64_t moreau_nlgs_updates(const moreau_nlgs *nlgs);
 
 extern const moreau_option_spec moreau_nlgs_options[];
+
+#pragma GCC visibility pop
 
 #endif

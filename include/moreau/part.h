@@ -7,6 +7,10 @@
 #include "moreau/contacts.h"
 #include "moreau/error.h"
 #include "moreau/options.h"
+#include "moreau/walls.h"
+
+/* The public API: exported from libmoreau, which hides everything else. */
+#pragma GCC visibility push(default)
 
 /* Space partition over the ranks of a communicator. The domain is covered by a
  * grid of cells; the cells are partitioned into P parts (METIS_PartGraphKway on
@@ -27,13 +31,24 @@ typedef struct {
   int64_t interface_bodies; /* local bodies with multiplicity > 1 */
 } moreau_part_stats;
 
+/* The partition's cell map (the same on every rank): the grid and the owner
+ * of each cell, as a checkpoint stores it. */
+typedef struct {
+  double lo[3], h;
+  int n[3];
+  int32_t ncells;
+  int nranks;           /* the communicator size the map was made for */
+  int *cell_rank;       /* ncells entries */
+  int64_t repartitions; /* repartitions done before this map, for the record */
+} moreau_part_map;
+
 /* Not collective; comm is stored, not duplicated. Defaults: METIS,
  * threshold 1.2, automatic cell size. */
-moreau_err moreau_part_create(MPI_Comm comm, moreau_part **part);
-moreau_err moreau_part_destroy(moreau_part **part);
+MOREAU_MUST_CHECK moreau_err moreau_part_create(MPI_Comm comm, moreau_part **part);
+MOREAU_MUST_CHECK moreau_err moreau_part_destroy(moreau_part **part);
 /* Not collective. Reads -part_type, -part_imbalance, -part_cell_size (the
  * table must be registered). */
-moreau_err moreau_part_set_from_options(moreau_part *part);
+MOREAU_MUST_CHECK moreau_err moreau_part_set_from_options(moreau_part *part);
 /* Not collective; must be the same on every rank; take effect at the next
  * (re)partition. */
 void moreau_part_set_type(moreau_part *part, moreau_part_type type);
@@ -53,7 +68,8 @@ void moreau_part_set_cell_size(moreau_part *part, double h);
  * Rank 0 computes the partition and broadcasts the cell map; it depends on
  * the global set of bodies (and of history entries that start on their
  * body's rank), not on which rank holds what. */
-moreau_err moreau_part_setup(moreau_part *part, moreau_bodies *b, moreau_contacts *history, double margin);
+MOREAU_MUST_CHECK moreau_err moreau_part_setup(moreau_part *part, moreau_bodies *b, moreau_contacts *history,
+                                               double margin);
 
 /* Collective. Sends bodies that moved out of this rank's cells, with their
  * history, to their new owners; repartitions first when the imbalance of
@@ -64,14 +80,25 @@ moreau_err moreau_part_setup(moreau_part *part, moreau_bodies *b, moreau_contact
  * each cell by its bodies plus their history entries, and moves everything.
  * Owned bodies end sorted by gid and the history sorted by key; ghosts are
  * dropped. Bodies outside the grid belong to the nearest edge cell. */
-moreau_err moreau_part_update(moreau_part *part, moreau_bodies *b, moreau_contacts *history, moreau_lid n_contacts);
+MOREAU_MUST_CHECK moreau_err moreau_part_update(moreau_part *part, moreau_bodies *b, moreau_contacts *history,
+                                                moreau_lid n_contacts);
 
 /* Collective. Drops the ghosts and copies in every body owned by another
  * rank whose bounding box (centre +- (radius + cutoff)) overlaps a cell owned
  * here. Ghosts are ordered by owner rank, then gid. With cutoff >= largest
  * radius + alert distance, the owner of the smaller gid of every pair with a
  * gap below the alert distance holds the other body (owned or ghost). */
-moreau_err moreau_part_ghosts(moreau_part *part, moreau_bodies *b, double cutoff);
+MOREAU_MUST_CHECK moreau_err moreau_part_ghosts(moreau_part *part, moreau_bodies *b, double cutoff);
+
+/* Not collective, after setup. A view of the current map (cell_rank stays
+ * owned by the part, valid until the next repartition). */
+void moreau_part_get_map(const moreau_part *part, moreau_part_map *map);
+/* Not collective, before setup (the same on every rank). When map->nranks is
+ * the communicator's size, setup takes a copy of this map instead of
+ * partitioning, so that a run restarted on the same rank count distributes
+ * its bodies exactly as before and continues bitwise; otherwise the map is
+ * ignored and setup partitions afresh. */
+MOREAU_MUST_CHECK moreau_err moreau_part_set_map(moreau_part *part, const moreau_part_map *map);
 
 /* Not collective. Rank owning ghost i (0 <= i < b->n_ghost, counted from the
  * first ghost). */
@@ -92,19 +119,32 @@ void moreau_part_get_grid(const moreau_part *part, double lo[3], double *h, int 
  * owned bodies and touched ghosts the holder count, for untouched ghosts 1.
  * Messages go only between ranks sharing ghosts. Call after
  * moreau_part_ghosts; the plan holds until the next ghosts or update. */
-moreau_err moreau_part_interface_build(moreau_part *part, const moreau_bodies *b, const char *touched, double *mult);
+MOREAU_MUST_CHECK moreau_err moreau_part_interface_build(moreau_part *part, const moreau_bodies *b, const char *touched,
+                                                         double *mult);
+
+/* Collective. Walls are replicated on every rank; a force-driven wall whose
+ * normal velocity is an unknown is glued like an interface body. touched[i]
+ * says whether a contact of this rank involves wall i; share[i] returns the
+ * number of ranks whose contacts touch it (its copy on this rank has the
+ * mass M / share). Call after moreau_part_interface_build. */
+MOREAU_MUST_CHECK moreau_err moreau_part_wall_interface_build(moreau_part *part, const moreau_walls *w,
+                                                              const char *touched, double *share);
 
 /* Collective. Replaces the velocity (v and w; in 2D v[0], v[1], w[2]) of
  * every holder copy and of the owner's copy of every interface body by the
  * average over the holder copies, summed in a fixed order (the owner's copy
  * first when it is a holder, then holders by increasing rank) so the result
  * is bitwise reproducible. Copies on ranks that do not hold the body are left
- * alone. Nonblocking point-to-point messages with interface neighbours only. */
-moreau_err moreau_part_interface_average(moreau_part *part, moreau_bodies *b);
+ * alone. Nonblocking point-to-point messages with interface neighbours only.
+ * Then, when w is not NULL and has force-driven walls touched anywhere, their
+ * velocities are averaged over the touching ranks (one small reduction). */
+MOREAU_MUST_CHECK moreau_err moreau_part_interface_average(moreau_part *part, moreau_bodies *b, moreau_walls *w);
 
 /* Not collective. */
 void moreau_part_get_stats(const moreau_part *part, moreau_part_stats *stats);
 
 extern const moreau_option_spec moreau_part_options[];
+
+#pragma GCC visibility pop
 
 #endif

@@ -6,67 +6,104 @@
 
 #include "moreau/bodies.h"
 #include "moreau/contacts.h"
-#include "moreau/detect.h"
+#include "moreau/domain.h"
 #include "moreau/error.h"
+#include "moreau/io.h"
 #include "moreau/materials.h"
 #include "moreau/nlgs.h"
 #include "moreau/options.h"
 #include "moreau/part.h"
 #include "moreau/walls.h"
 
-/* A contact-dynamics simulation: bodies, walls and materials, and the
- * Moreau-Jean midpoint time stepping (seed 000 eqs 42-46) with contact
- * detection at the midpoint and the NLGS solve of the contact problem.
- * The struct is public so that tests and tools can set up scenes directly;
- * every pointer in it is owned by the sim. */
+/* The public API: exported from libmoreau, which hides everything else. */
+#pragma GCC visibility push(default)
+
+/* A contact-dynamics simulation: the domain, bodies, walls and materials,
+ * and the Moreau-Jean midpoint time stepping (seed 000 eqs 42-46) with
+ * contact detection at the midpoint and the NLGS solve of the contact
+ * problem. Opaque: the accessors below hand out the pieces (owned by the
+ * sim; valid until it is destroyed, or for the materials until they are
+ * replaced). */
+typedef struct moreau_sim moreau_sim;
+
+/* Statistics of the last step. */
 typedef struct {
-  MPI_Comm comm; /* not owned */
-  int rank, size, dim;
-  moreau_bodies *bodies;
-  moreau_walls *walls;
-  moreau_materials *materials;
-  moreau_contacts *contacts; /* this step's */
-  moreau_contacts *history;  /* the previous step's, for warm start */
-  moreau_detector *detector;
-  moreau_nlgs *nlgs;
-  moreau_part *part; /* NULL on one rank */
-
-  double dt, time;
-  int64_t step;
-  double gravity[3];
-  double alert;    /* alert distance of detection; <= 0 before setup means auto */
-  double rmax;     /* global largest body radius, set by setup */
-  double *u_minus; /* per contact: relative velocity (n, t, s) at the start of the step */
-  moreau_lid u_minus_cap;
-  /* Where the bodies came from, for messages about them (a body's global id
-   * is its data row in an input file, counted from 0); "" for generated. */
-  char input_name[4096];
-
-  /* Statistics of the last step */
   moreau_nlgs_result solve;
   int64_t n_contacts_global;
   double max_overlap; /* largest overlap among contacts (global), >= 0 */
   double detect_seconds, solve_seconds;
-  moreau_lid warm_matched;
-} moreau_sim;
+  moreau_lid warm_matched; /* contacts of this rank warm-started from the last step */
+} moreau_step_stats;
 
 /* Not collective. Creates an empty 2D or 3D scene with default parameters
- * (dt 1e-3, no gravity, one material with mu 0.5, e_n = e_t = 0). */
-moreau_err moreau_sim_create(MPI_Comm comm, int dim, moreau_sim **sim);
-moreau_err moreau_sim_destroy(moreau_sim **sim);
-/* Reads -dt, -gravity and the solver and partition options. */
-moreau_err moreau_sim_set_from_options(moreau_sim *sim);
+ * (dt 1e-3, no gravity, one material with mu 0.5, e_n = e_t = 0, the default
+ * contact law, an unbounded domain). The sim works on its own duplicate of
+ * comm (MPI_Comm_dup, freed by destroy), so its messages never meet the
+ * caller's. Collective over comm because of the duplication. */
+MOREAU_MUST_CHECK moreau_err moreau_sim_create(MPI_Comm comm, int dim, moreau_sim **sim);
+MOREAU_MUST_CHECK moreau_err moreau_sim_destroy(moreau_sim **sim);
+/* Reads -dt, -gravity, -alert and the solver and partition options. */
+MOREAU_MUST_CHECK moreau_err moreau_sim_set_from_options(moreau_sim *sim);
 
 /* Collective. Call once after bodies and walls are in place: distributes the
- * bodies over the ranks (parallel runs) and checks the initial overlaps
- * (a pair overlapping by more than overlap_tol times the smaller radius is an
- * input error naming both global ids). */
-moreau_err moreau_sim_setup(moreau_sim *sim, double overlap_tol);
+ * bodies over the ranks (on one rank too: the partition always exists) and
+ * checks the initial overlaps (a pair overlapping by more than overlap_tol
+ * times the smaller radius is an input error naming both global ids). */
+MOREAU_MUST_CHECK moreau_err moreau_sim_setup(moreau_sim *sim, double overlap_tol);
 
-/* Collective. Advances one time step dt. Afterwards walls->reaction holds the
- * force the bodies exerted on each wall during the step (summed over ranks). */
-moreau_err moreau_sim_step(moreau_sim *sim);
+/* Collective. Advances one time step dt. Afterwards the walls' reaction holds
+ * the force the bodies exerted on each wall during the step (summed over
+ * ranks). */
+MOREAU_MUST_CHECK moreau_err moreau_sim_step(moreau_sim *sim);
+
+/* Collective, after setup. Migrates bodies to their owners, rebuilds the
+ * ghosts and detects the contacts at the current positions into the
+ * contact list (zero forces, no warm start), without stepping: for tools and
+ * benchmarks that solve a frozen contact problem. */
+MOREAU_MUST_CHECK moreau_err moreau_sim_detect(moreau_sim *sim);
+
+/* The pieces (not collective). */
+MPI_Comm moreau_sim_comm(const moreau_sim *sim); /* the sim's duplicate */
+int moreau_sim_rank(const moreau_sim *sim);
+int moreau_sim_size(const moreau_sim *sim);
+int moreau_sim_dim(const moreau_sim *sim);
+moreau_bodies *moreau_sim_bodies(const moreau_sim *sim);
+moreau_walls *moreau_sim_walls(const moreau_sim *sim);
+moreau_materials *moreau_sim_materials(const moreau_sim *sim);
+/* Replaces the materials table; the sim takes ownership of m. */
+MOREAU_MUST_CHECK moreau_err moreau_sim_set_materials(moreau_sim *sim, moreau_materials *m);
+/* This step's contacts (after a step: the step just done). */
+moreau_contacts *moreau_sim_contacts(const moreau_sim *sim);
+/* The warm-start history. Entries put here before setup (keys, forces and
+ * law state, e.g. from a checkpoint) are distributed by setup with their
+ * bodies and warm-start the first step. */
+moreau_contacts *moreau_sim_history(const moreau_sim *sim);
+moreau_nlgs *moreau_sim_nlgs(const moreau_sim *sim);
+moreau_part *moreau_sim_part(const moreau_sim *sim);
+moreau_domain *moreau_sim_domain(const moreau_sim *sim);
+
+double moreau_sim_dt(const moreau_sim *sim);
+void moreau_sim_set_dt(moreau_sim *sim, double dt);
+double moreau_sim_time(const moreau_sim *sim);
+int64_t moreau_sim_step_index(const moreau_sim *sim); /* steps done */
+/* Sets the step count and time (a restart continues from a checkpoint's). */
+void moreau_sim_set_clock(moreau_sim *sim, int64_t step, double time);
+void moreau_sim_get_gravity(const moreau_sim *sim, double g[3]);
+void moreau_sim_set_gravity(moreau_sim *sim, const double g[3]);
+/* Alert distance of detection; <= 0 before setup means a tenth of the
+ * largest radius. */
+double moreau_sim_alert(const moreau_sim *sim);
+void moreau_sim_set_alert(moreau_sim *sim, double alert);
+/* Largest body radius over all ranks, set by setup. */
+double moreau_sim_rmax(const moreau_sim *sim);
+/* Where the bodies came from, for messages about them ("" for generated). */
+void moreau_sim_set_input_name(moreau_sim *sim, const char *name);
+const moreau_step_stats *moreau_sim_stats(const moreau_sim *sim);
+/* The run state the io writers take (comm, dim, step, time, dt). */
+void moreau_sim_run_state(const moreau_sim *sim, moreau_run_state *rs);
 
 extern const moreau_option_spec moreau_sim_options[];
+
+#pragma GCC visibility pop
 
 #endif

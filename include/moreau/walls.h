@@ -5,6 +5,9 @@
 
 #include "moreau/error.h"
 
+/* The public API: exported from libmoreau, which hides everything else. */
+#pragma GCC visibility push(default)
+
 /* Plane walls (lines in 2D): each has a point, a unit inward normal (pointing
  * into the region the bodies live in) and one of three modes. */
 typedef enum {
@@ -25,11 +28,14 @@ typedef struct {
   moreau_wall_mode *mode;
 } moreau_walls;
 
-moreau_err moreau_walls_create(moreau_walls **walls);
-moreau_err moreau_walls_destroy(moreau_walls **walls);
+MOREAU_MUST_CHECK moreau_err moreau_walls_create(moreau_walls **walls);
+MOREAU_MUST_CHECK moreau_err moreau_walls_destroy(moreau_walls **walls);
 /* Adds a wall; the normal is normalised. Returns its index in *idx (may be
  * NULL). For MOREAU_WALL_FORCE, mass must be > 0. */
-moreau_err moreau_walls_add(moreau_walls *w, const double point[3], const double normal[3], moreau_wall_mode mode,
-                            const double velocity[3], double mass, double drive, int32_t material, int *idx);
+MOREAU_MUST_CHECK moreau_err moreau_walls_add(moreau_walls *w, const double point[3], const double normal[3],
+                                              moreau_wall_mode mode, const double velocity[3], double mass,
+                                              double drive, int32_t material, int *idx);
+
+#pragma GCC visibility pop
 
 #endif

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "moreau/app.h"
+#include "app_private.h"
 #include "moreau/generate.h"
 #include "moreau/io.h"
 #include "moreau/log.h"
@@ -13,8 +13,10 @@
 typedef struct {
   int dim;
   int64_t steps, output_every, snapshot_every, status_every, seed;
-  double t_end, overlap_tol;
+  int64_t checkpoint_every, checkpoint_keep;
+  double t_end, overlap_tol, checkpoint_wall_interval;
   char particles_file[4096], output_dir[4096];
+  char restart[4096]; /* the checkpoint this run continues, "" for a new run */
 } app_config;
 
 static moreau_err read_config(app_config *cfg)
@@ -32,6 +34,14 @@ static moreau_err read_config(app_config *cfg)
   MOREAU_CALL(moreau_option_int("-output_every", &cfg->output_every));
   MOREAU_CALL(moreau_option_int("-snapshot_every", &cfg->snapshot_every));
   MOREAU_CALL(moreau_option_int("-status_every", &cfg->status_every));
+  MOREAU_CALL(moreau_option_int("-checkpoint_every", &cfg->checkpoint_every));
+  MOREAU_CALL(moreau_option_real("-checkpoint_wall_interval", &cfg->checkpoint_wall_interval));
+  MOREAU_CALL(moreau_option_int("-checkpoint_keep", &cfg->checkpoint_keep));
+  MOREAU_CHECK(cfg->checkpoint_every >= 0, MOREAU_ERR_INPUT, "option -checkpoint_every: must be >= 0");
+  MOREAU_CHECK(cfg->checkpoint_wall_interval >= 0, MOREAU_ERR_INPUT,
+               "option -checkpoint_wall_interval: must be >= 0 (seconds)");
+  MOREAU_CHECK(cfg->checkpoint_keep >= 1 && cfg->checkpoint_keep <= 1000000, MOREAU_ERR_INPUT,
+               "option -checkpoint_keep: must be >= 1");
   MOREAU_CHECK(cfg->steps >= -1, MOREAU_ERR_INPUT, "option -steps: must be >= 0 (or -1 for no limit)");
   MOREAU_CHECK(cfg->t_end > 0, MOREAU_ERR_INPUT, "option -t_end: must be positive, got %g", cfg->t_end);
   MOREAU_CHECK(cfg->seed >= 0, MOREAU_ERR_INPUT, "option -seed: must be >= 0");
@@ -47,6 +57,7 @@ static moreau_err read_config(app_config *cfg)
 static moreau_err setup(MPI_Comm comm, app_config *cfg, moreau_sim **simp)
 {
   moreau_sim *sim;
+  moreau_materials *materials;
   moreau_gen_params gen;
   const double *box_default = NULL;
   double box[6];
@@ -54,14 +65,16 @@ static moreau_err setup(MPI_Comm comm, app_config *cfg, moreau_sim **simp)
   MOREAU_CALL(moreau_sim_create(comm, cfg->dim, simp));
   sim = *simp;
   MOREAU_CALL(moreau_sim_set_from_options(sim));
-  MOREAU_CALL(moreau_materials_destroy(&sim->materials));
-  MOREAU_CALL(moreau_materials_from_options(&sim->materials));
+  MOREAU_CALL(moreau_materials_from_options(&materials));
+  MOREAU_CALL(moreau_sim_set_materials(sim, materials));
+  /* A restart reads the same options as its first run did (so that they are
+   * checked alike), but its bodies come from the checkpoint. */
   if (cfg->particles_file[0]) {
-    MOREAU_CALL(moreau_read_particles(cfg->particles_file, sim->bodies, sim->materials));
-    snprintf(sim->input_name, sizeof(sim->input_name), "%s", cfg->particles_file);
+    if (!cfg->restart[0]) MOREAU_CALL(moreau_read_particles(cfg->particles_file, moreau_sim_bodies(sim), materials));
+    moreau_sim_set_input_name(sim, cfg->particles_file);
   } else {
     MOREAU_CALL(moreau_generate_params_from_options(cfg->dim, &gen));
-    MOREAU_CALL(moreau_generate(&gen, sim->bodies, sim->materials));
+    if (!cfg->restart[0]) MOREAU_CALL(moreau_generate(&gen, moreau_sim_bodies(sim), materials));
     for (int k = 0; k < cfg->dim; k++) {
       box[k] = gen.lo[k];
       box[cfg->dim + k] = gen.hi[k];
@@ -70,39 +83,83 @@ static moreau_err setup(MPI_Comm comm, app_config *cfg, moreau_sim **simp)
   }
   MOREAU_CALL(moreau_app_walls_from_options(sim, box_default));
   MOREAU_CALL(moreau_options_check_unknown());
-  MOREAU_CALL(moreau_sim_setup(sim, cfg->overlap_tol));
+  if (cfg->restart[0]) MOREAU_CALL(app_checkpoint_restore(sim, cfg->restart));
+  /* The overlaps of a checkpoint are the run's own: nothing to refuse. */
+  MOREAU_CALL(moreau_sim_setup(sim, cfg->restart[0] ? HUGE_VAL : cfg->overlap_tol));
   return MOREAU_SUCCESS;
 }
 
 static int finished(const app_config *cfg, const moreau_sim *sim)
 {
-  if (cfg->steps >= 0 && sim->step >= cfg->steps) return 1;
-  return sim->time >= cfg->t_end - 0.5 * sim->dt;
+  if (cfg->steps >= 0 && moreau_sim_step_index(sim) >= cfg->steps) return 1;
+  return moreau_sim_time(sim) >= cfg->t_end - 0.5 * moreau_sim_dt(sim);
 }
 
-static moreau_err run(const app_config *cfg, moreau_sim *sim)
+/* Whether to checkpoint after this step, agreed by every rank in one small
+ * reduction: a signal caught on any rank, or rank 0's wall clock past the
+ * interval. *stop says a signal asked the run to end. */
+static moreau_err checkpoint_due(const app_config *cfg, const moreau_sim *sim, double last_checkpoint, int *due,
+                                 int *stop)
+{
+  int64_t step = moreau_sim_step_index(sim);
+  int flags[2] = {app_signal_caught() != 0, 0};
+  if (moreau_sim_rank(sim) == 0 && cfg->checkpoint_wall_interval > 0)
+    flags[1] = MPI_Wtime() - last_checkpoint >= cfg->checkpoint_wall_interval;
+  MOREAU_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, flags, 2, MPI_INT, MPI_MAX, moreau_sim_comm(sim)));
+  *stop = flags[0];
+  *due = flags[0] || flags[1] || (cfg->checkpoint_every > 0 && step % cfg->checkpoint_every == 0);
+  return MOREAU_SUCCESS;
+}
+
+static moreau_err open_timeseries(const app_config *cfg, const moreau_sim *sim, moreau_run_output **out)
+{
+  if (cfg->restart[0])
+    MOREAU_CALL(moreau_run_output_continue(sim, cfg->output_dir, out));
+  else
+    MOREAU_CALL(moreau_run_output_create(sim, cfg->output_dir, out));
+  return MOREAU_SUCCESS;
+}
+
+/* The time loop. *stopped says a signal ended it early (after a checkpoint). */
+static moreau_err run(const app_config *cfg, moreau_sim *sim, int *stopped)
 {
   moreau_run_output *out;
-  double t0 = MPI_Wtime();
-  int64_t last_snapshot = -1;
-  MOREAU_CALL(moreau_snapshot_write(sim, cfg->output_dir));
-  last_snapshot = sim->step;
-  MOREAU_CALL(moreau_run_output_create(sim, cfg->output_dir, &out));
-  while (!finished(cfg, sim)) {
+  double t0 = MPI_Wtime(), last_checkpoint = t0;
+  int64_t last_snapshot = -1, last_ckpt = -1, step = moreau_sim_step_index(sim);
+  int due = 0, stop = 0;
+  /* A restart's first state is the checkpoint's, already in the series. */
+  if (!cfg->restart[0]) MOREAU_CALL(moreau_run_output_snapshot(sim, cfg->output_dir));
+  last_snapshot = last_ckpt = step;
+  MOREAU_CALL(open_timeseries(cfg, sim, &out));
+  while (!stop && !finished(cfg, sim)) {
     MOREAU_CALL(moreau_sim_step(sim));
-    if (sim->step % cfg->output_every == 0) MOREAU_CALL(moreau_run_output_row(out, sim));
-    if (cfg->snapshot_every > 0 && sim->step % cfg->snapshot_every == 0) {
-      MOREAU_CALL(moreau_snapshot_write(sim, cfg->output_dir));
-      last_snapshot = sim->step;
+    step = moreau_sim_step_index(sim);
+    if (step % cfg->output_every == 0) MOREAU_CALL(moreau_run_output_row(out, sim));
+    if (cfg->snapshot_every > 0 && step % cfg->snapshot_every == 0) {
+      MOREAU_CALL(moreau_run_output_snapshot(sim, cfg->output_dir));
+      last_snapshot = step;
     }
-    if (cfg->status_every > 0 && sim->step % cfg->status_every == 0)
+    if (cfg->status_every > 0 && step % cfg->status_every == 0)
       moreau_run_output_status(out, sim, MPI_Wtime() - t0, cfg->steps, cfg->t_end);
+    MOREAU_CALL(checkpoint_due(cfg, sim, last_checkpoint, &due, &stop));
+    if (due) {
+      MOREAU_CALL(app_checkpoint_write(sim, cfg->output_dir, (int)cfg->checkpoint_keep));
+      last_checkpoint = MPI_Wtime();
+      last_ckpt = step;
+    }
   }
-  if (last_snapshot != sim->step) MOREAU_CALL(moreau_snapshot_write(sim, cfg->output_dir));
-  if (sim->rank == 0)
-    printf("moreau: done, %lld steps in %.1f s; outputs in %s/ (timeseries.csv, snapshots.xmf for ParaView)\n",
-           (long long)sim->step, MPI_Wtime() - t0, cfg->output_dir);
+  if (last_snapshot != step) MOREAU_CALL(moreau_run_output_snapshot(sim, cfg->output_dir));
+  if (last_ckpt != step) MOREAU_CALL(app_checkpoint_write(sim, cfg->output_dir, (int)cfg->checkpoint_keep));
+  if (moreau_sim_rank(sim) == 0) {
+    if (stop)
+      printf("moreau: stopped by a signal at step %lld after a checkpoint; continue with -restart auto\n",
+             (long long)step);
+    else
+      printf("moreau: done, %lld steps in %.1f s; outputs in %s/ (timeseries.csv, snapshots.xmf for ParaView)\n",
+             (long long)step, MPI_Wtime() - t0, cfg->output_dir);
+  }
   MOREAU_CALL(moreau_run_output_destroy(&out));
+  *stopped = stop;
   return MOREAU_SUCCESS;
 }
 
@@ -154,10 +211,10 @@ static void report(MPI_Comm comm, int trace)
 
 int moreau_app_main(int argc, char **argv)
 {
-  app_config cfg;
+  app_config cfg = {0};
   moreau_sim *sim = NULL;
   moreau_err err;
-  int trace = 0, code;
+  int trace = 0, code, stopped = 0;
   MPI_Comm comm;
 
   if (moreau_app_register_options()) return MOREAU_ERR_INTERNAL;
@@ -186,12 +243,14 @@ int moreau_app_main(int argc, char **argv)
   }
   comm = PETSC_COMM_WORLD;
   moreau_log_register();
-  (void)moreau_option_bool("-error_trace", &trace);
-  moreau_error_clear();
-  err = setup(comm, &cfg, &sim);
+  app_signals_install();
+  /* A bad -error_trace value is an input error like any other. */
+  err = moreau_option_bool("-error_trace", &trace);
+  if (!err) err = app_restart_options(comm, cfg.restart, sizeof(cfg.restart));
+  if (!err) err = setup(comm, &cfg, &sim);
   err = moreau_error_agree(comm, err);
   if (!err) {
-    err = run(&cfg, sim);
+    err = run(&cfg, sim, &stopped);
     if (err) {
       /* Mid-run failures may strike one rank while the others wait in a
        * collective: print here and take the whole job down. */
@@ -201,8 +260,12 @@ int moreau_app_main(int argc, char **argv)
   } else {
     report(comm, trace);
   }
-  moreau_sim_destroy(&sim);
-  code = err == MOREAU_SUCCESS ? 0 : (err == MOREAU_ERR_INPUT ? MOREAU_ERR_INPUT : MOREAU_ERR_RUNTIME);
+  if (moreau_sim_destroy(&sim) && !err) {
+    moreau_error_print(1);
+    err = MOREAU_ERR_RUNTIME;
+  }
+  code = err == MOREAU_SUCCESS ? (stopped ? APP_EXIT_CHECKPOINTED : 0)
+                               : (err == MOREAU_ERR_INPUT ? MOREAU_ERR_INPUT : MOREAU_ERR_RUNTIME);
   PetscFinalize();
   MPI_Finalize();
   return code;

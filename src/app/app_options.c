@@ -15,6 +15,12 @@ const moreau_option_spec moreau_app_options[] = {
     {"-snapshot_every", "<int>", "250", "steps between snapshots (0: first and last only)"},
     {"-status_every", "<int>", "200", "steps between status lines on standard output (0: none)"},
     {"-error_trace", "<bool>", "false", "print the traceback of input errors too"},
+    {"-checkpoint_every", "<int>", "0", "steps between checkpoints (0: none on a step schedule)"},
+    {"-checkpoint_wall_interval", "<real>", "0",
+     "seconds of wall time between checkpoints, decided on rank 0 for all (0: none on a time schedule)"},
+    {"-checkpoint_keep", "<int>", "2", "complete checkpoints kept in <output_dir>/checkpoints (the newest)"},
+    {"-restart", "<auto|file>", "",
+     "continue a run from a checkpoint: auto takes the newest one under -output_dir that verifies"},
     {NULL, NULL, NULL, NULL}};
 
 const moreau_option_spec moreau_wall_options[] = {

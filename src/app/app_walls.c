@@ -3,19 +3,24 @@
 
 #include "moreau/app.h"
 
+/* Fixed walls on every face of the box, which also becomes the domain's box. */
 static moreau_err add_box(moreau_sim *sim, const double *box)
 {
-  int dim = sim->dim;
+  int dim = moreau_sim_dim(sim);
+  double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
   for (int k = 0; k < dim; k++) {
     double p[3] = {0, 0, 0}, n[3] = {0, 0, 0};
     MOREAU_CHECK(box[dim + k] > box[k], MOREAU_ERR_INPUT, "option -box: upper bound %d not above the lower one", k);
     p[k] = box[k];
     n[k] = 1.0;
-    MOREAU_CALL(moreau_walls_add(sim->walls, p, n, MOREAU_WALL_FIXED, NULL, 0.0, 0.0, 0, NULL));
+    MOREAU_CALL(moreau_walls_add(moreau_sim_walls(sim), p, n, MOREAU_WALL_FIXED, NULL, 0.0, 0.0, 0, NULL));
     p[k] = box[dim + k];
     n[k] = -1.0;
-    MOREAU_CALL(moreau_walls_add(sim->walls, p, n, MOREAU_WALL_FIXED, NULL, 0.0, 0.0, 0, NULL));
+    MOREAU_CALL(moreau_walls_add(moreau_sim_walls(sim), p, n, MOREAU_WALL_FIXED, NULL, 0.0, 0.0, 0, NULL));
+    lo[k] = box[k];
+    hi[k] = box[dim + k];
   }
+  MOREAU_CALL(moreau_domain_set_box(moreau_sim_domain(sim), lo, hi));
   return MOREAU_SUCCESS;
 }
 
@@ -31,6 +36,7 @@ static moreau_err read_vector(const char *name, int dim, double *v)
 
 static moreau_err add_wall(moreau_sim *sim, int i)
 {
+  const int dim = moreau_sim_dim(sim), n_materials = moreau_sim_materials(sim)->n;
   static const char *const modes[] = {"fixed", "velocity", "force", NULL};
   char name[64];
   double p[3] = {0, 0, 0}, n[3] = {0, 0, 0}, v[3] = {0, 0, 0}, force, pressure, length, mass;
@@ -39,16 +45,15 @@ static moreau_err add_wall(moreau_sim *sim, int i)
   snprintf(name, sizeof(name), "-wall%d_normal", i);
   MOREAU_CALL(moreau_option_is_set(name, &set));
   MOREAU_CHECK(set, MOREAU_ERR_INPUT, "wall %d: -wall%d_point is given but not %s", i, i, name);
-  MOREAU_CALL(read_vector(name, sim->dim, n));
+  MOREAU_CALL(read_vector(name, dim, n));
   snprintf(name, sizeof(name), "-wall%d_point", i);
-  MOREAU_CALL(read_vector(name, sim->dim, p));
+  MOREAU_CALL(read_vector(name, dim, p));
   snprintf(name, sizeof(name), "-wall%d_mode", i);
   MOREAU_CALL(moreau_option_enum(name, modes, &mode));
   snprintf(name, sizeof(name), "-wall%d_velocity", i);
   MOREAU_CALL(moreau_option_reals(name, v, &nv));
-  MOREAU_CHECK(nv == sim->dim || nv == 3, MOREAU_ERR_INPUT, "option %s: expected %d values, got %d", name, sim->dim,
-               nv);
-  if (sim->dim == 2) v[2] = 0.0;
+  MOREAU_CHECK(nv == dim || nv == 3, MOREAU_ERR_INPUT, "option %s: expected %d values, got %d", name, dim, nv);
+  if (dim == 2) v[2] = 0.0;
   snprintf(name, sizeof(name), "-wall%d_force", i);
   MOREAU_CALL(moreau_option_real(name, &force));
   snprintf(name, sizeof(name), "-wall%d_pressure", i);
@@ -61,10 +66,10 @@ static moreau_err add_wall(moreau_sim *sim, int i)
   MOREAU_CALL(moreau_option_int(name, &material));
   MOREAU_CHECK(pressure == 0 || length > 0, MOREAU_ERR_INPUT,
                "wall %d: -wall%d_pressure needs a positive -wall%d_length", i, i, i);
-  MOREAU_CHECK(material >= 0 && material < sim->materials->n, MOREAU_ERR_INPUT,
+  MOREAU_CHECK(material >= 0 && material < n_materials, MOREAU_ERR_INPUT,
                "option -wall%d_material: %lld does not exist (there are %d materials)", i, (long long)material,
-               sim->materials->n);
-  MOREAU_CALL(moreau_walls_add(sim->walls, p, n, (moreau_wall_mode)mode, v, mass, force + pressure * length,
+               n_materials);
+  MOREAU_CALL(moreau_walls_add(moreau_sim_walls(sim), p, n, (moreau_wall_mode)mode, v, mass, force + pressure * length,
                                (int32_t)material, NULL));
   return MOREAU_SUCCESS;
 }
@@ -73,9 +78,10 @@ moreau_err moreau_app_walls_from_options(moreau_sim *sim, const double *box_defa
 {
   double box[6];
   int nbox = 6, set;
+  const int dim = moreau_sim_dim(sim);
   MOREAU_CALL(moreau_option_reals("-box", box, &nbox));
-  MOREAU_CHECK(nbox == 0 || nbox == 2 * sim->dim, MOREAU_ERR_INPUT, "option -box: expected %d values, got %d",
-               2 * sim->dim, nbox);
+  MOREAU_CHECK(nbox == 0 || nbox == 2 * dim, MOREAU_ERR_INPUT, "option -box: expected %d values, got %d", 2 * dim,
+               nbox);
   if (nbox) MOREAU_CALL(add_box(sim, box));
   for (int i = 0;; i++) {
     char name[64];
@@ -84,6 +90,6 @@ moreau_err moreau_app_walls_from_options(moreau_sim *sim, const double *box_defa
     if (!set) break;
     MOREAU_CALL(add_wall(sim, i));
   }
-  if (sim->walls->n == 0 && box_default) MOREAU_CALL(add_box(sim, box_default));
+  if (moreau_sim_walls(sim)->n == 0 && box_default) MOREAU_CALL(add_box(sim, box_default));
   return MOREAU_SUCCESS;
 }

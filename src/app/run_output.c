@@ -12,29 +12,45 @@ static const char *const fixed_columns[] = {
     "step",          "time",           "contacts",    "iterations",     "residual", "converged",
     "solve_seconds", "detect_seconds", "max_overlap", "kinetic_energy", NULL};
 
-moreau_err moreau_run_output_create(const moreau_sim *sim, const char *dir, moreau_run_output **outp)
+static moreau_err open_series(const moreau_sim *sim, const char *dir, int resume, moreau_run_output **outp)
 {
   moreau_run_output *out;
   char path[4200];
   static const char axes[] = "xyz";
+  const int dim = moreau_sim_dim(sim), n_walls = moreau_sim_walls(sim)->n;
   MOREAU_CALL(moreau_calloc(1, sizeof(*out), &out));
   snprintf(path, sizeof(path), "%s/timeseries.csv", dir);
-  MOREAU_CALL(moreau_timeseries_create(sim->comm, path, &out->ts));
+  if (resume)
+    MOREAU_CALL(moreau_timeseries_continue(moreau_sim_comm(sim), path, (double)moreau_sim_step_index(sim), &out->ts));
+  else
+    MOREAU_CALL(moreau_timeseries_create(moreau_sim_comm(sim), path, &out->ts));
   for (int i = 0; fixed_columns[i]; i++, out->ncols++)
     MOREAU_CALL(moreau_timeseries_add_column(out->ts, fixed_columns[i]));
-  for (int w = 0; w < sim->walls->n; w++) {
+  for (int w = 0; w < n_walls; w++) {
     char name[64];
-    for (int d = 0; d < sim->dim; d++, out->ncols++) {
+    for (int d = 0; d < dim; d++, out->ncols++) {
       snprintf(name, sizeof(name), "wall%d_f%c", w, axes[d]);
       MOREAU_CALL(moreau_timeseries_add_column(out->ts, name));
     }
-    for (int d = 0; d < sim->dim; d++, out->ncols++) {
+    for (int d = 0; d < dim; d++, out->ncols++) {
       snprintf(name, sizeof(name), "wall%d_%c", w, axes[d]);
       MOREAU_CALL(moreau_timeseries_add_column(out->ts, name));
     }
   }
   MOREAU_CALL(moreau_malloc((size_t)out->ncols * sizeof(double), &out->row));
   *outp = out;
+  return MOREAU_SUCCESS;
+}
+
+moreau_err moreau_run_output_create(const moreau_sim *sim, const char *dir, moreau_run_output **out)
+{
+  MOREAU_CALL(open_series(sim, dir, 0, out));
+  return MOREAU_SUCCESS;
+}
+
+moreau_err moreau_run_output_continue(const moreau_sim *sim, const char *dir, moreau_run_output **out)
+{
+  MOREAU_CALL(open_series(sim, dir, 1, out));
   return MOREAU_SUCCESS;
 }
 
@@ -50,14 +66,14 @@ moreau_err moreau_run_output_destroy(moreau_run_output **outp)
 
 moreau_err moreau_kinetic_energy(const moreau_sim *sim, double *energy)
 {
-  const moreau_bodies *b = sim->bodies;
+  const moreau_bodies *b = moreau_sim_bodies(sim);
   double e = 0.0;
   for (moreau_lid i = 0; i < b->n_owned; i++) {
     const double *v = &b->v[3 * i], *w = &b->w[3 * i];
     if (b->inv_mass[i] > 0) e += 0.5 * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) / b->inv_mass[i];
     if (b->inv_inertia[i] > 0) e += 0.5 * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]) / b->inv_inertia[i];
   }
-  MOREAU_MPI_CALL(MPI_Allreduce(&e, energy, 1, MPI_DOUBLE, MPI_SUM, sim->comm));
+  MOREAU_MPI_CALL(MPI_Allreduce(&e, energy, 1, MPI_DOUBLE, MPI_SUM, moreau_sim_comm(sim)));
   return MOREAU_SUCCESS;
 }
 
@@ -65,21 +81,24 @@ moreau_err moreau_run_output_row(moreau_run_output *out, const moreau_sim *sim)
 {
   double *r = out->row;
   int k = 0;
-  r[k++] = (double)sim->step;
-  r[k++] = sim->time;
-  r[k++] = (double)sim->n_contacts_global;
-  r[k++] = sim->solve.iterations;
-  r[k++] = sim->solve.residual;
-  r[k++] = sim->solve.converged;
-  r[k++] = sim->solve_seconds;
-  r[k++] = sim->detect_seconds;
-  r[k++] = sim->max_overlap;
+  const moreau_step_stats *st = moreau_sim_stats(sim);
+  const moreau_walls *walls = moreau_sim_walls(sim);
+  const int dim = moreau_sim_dim(sim);
+  r[k++] = (double)moreau_sim_step_index(sim);
+  r[k++] = moreau_sim_time(sim);
+  r[k++] = (double)st->n_contacts_global;
+  r[k++] = st->solve.iterations;
+  r[k++] = st->solve.residual;
+  r[k++] = st->solve.converged;
+  r[k++] = st->solve_seconds;
+  r[k++] = st->detect_seconds;
+  r[k++] = st->max_overlap;
   MOREAU_CALL(moreau_kinetic_energy(sim, &r[k++]));
-  for (int w = 0; w < sim->walls->n; w++) {
-    for (int d = 0; d < sim->dim; d++)
-      r[k++] = sim->walls->reaction[3 * w + d];
-    for (int d = 0; d < sim->dim; d++)
-      r[k++] = sim->walls->point[3 * w + d];
+  for (int w = 0; w < walls->n; w++) {
+    for (int d = 0; d < dim; d++)
+      r[k++] = walls->reaction[3 * w + d];
+    for (int d = 0; d < dim; d++)
+      r[k++] = walls->point[3 * w + d];
   }
   MOREAU_CALL(moreau_timeseries_write(out->ts, r));
   return MOREAU_SUCCESS;
@@ -88,13 +107,23 @@ moreau_err moreau_run_output_row(moreau_run_output *out, const moreau_sim *sim)
 void moreau_run_output_status(const moreau_run_output *out, const moreau_sim *sim, double wall, int64_t max_steps,
                               double t_end)
 {
-  double per_step = sim->step > 0 ? wall / (double)sim->step : 0.0, left = (t_end - sim->time) / sim->dt;
+  const int64_t step = moreau_sim_step_index(sim);
+  const moreau_step_stats *st = moreau_sim_stats(sim);
+  double per_step = step > 0 ? wall / (double)step : 0.0, left = (t_end - moreau_sim_time(sim)) / moreau_sim_dt(sim);
   (void)out;
-  if (sim->rank) return;
-  if (max_steps >= 0 && (double)(max_steps - sim->step) < left) left = (double)(max_steps - sim->step);
+  if (moreau_sim_rank(sim)) return;
+  if (max_steps >= 0 && (double)(max_steps - step) < left) left = (double)(max_steps - step);
   if (left < 0) left = 0;
-  printf("step %8lld  t %.5e  contacts %9lld  it %5d  res %.2e  wall %8.1fs  ETA %8.1fs\n", (long long)sim->step,
-         sim->time, (long long)sim->n_contacts_global, sim->solve.iterations, sim->solve.residual, wall,
+  printf("step %8lld  t %.5e  contacts %9lld  it %5d  res %.2e  wall %8.1fs  ETA %8.1fs\n", (long long)step,
+         moreau_sim_time(sim), (long long)st->n_contacts_global, st->solve.iterations, st->solve.residual, wall,
          left * per_step);
   fflush(stdout);
+}
+
+moreau_err moreau_run_output_snapshot(const moreau_sim *sim, const char *dir)
+{
+  moreau_run_state rs;
+  moreau_sim_run_state(sim, &rs);
+  MOREAU_CALL(moreau_snapshot_write(&rs, moreau_sim_bodies(sim), moreau_sim_contacts(sim), moreau_sim_walls(sim), dir));
+  return MOREAU_SUCCESS;
 }

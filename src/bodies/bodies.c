@@ -17,77 +17,30 @@ moreau_err moreau_bodies_create(MPI_Comm comm, int dim, moreau_bodies **bodies)
 
 moreau_err moreau_bodies_destroy(moreau_bodies **bodies)
 {
-  moreau_bodies *b = *bodies;
-  if (!b) return MOREAU_SUCCESS;
-  moreau_free(&b->gid);
-  moreau_free(&b->x);
-  moreau_free(&b->v);
-  moreau_free(&b->w);
-  moreau_free(&b->q);
-  moreau_free(&b->f_ext);
-  moreau_free(&b->t_ext);
-  moreau_free(&b->radius);
-  moreau_free(&b->inv_mass);
-  moreau_free(&b->inv_inertia);
-  moreau_free(&b->material);
-  moreau_free(&b->fixed);
+  if (!*bodies) return MOREAU_SUCCESS;
+  moreau_fields_free(&moreau_body_fields, *bodies);
   moreau_free(bodies);
   return MOREAU_SUCCESS;
 }
 
 moreau_err moreau_bodies_reserve(moreau_bodies *b, moreau_lid capacity)
 {
-  size_t n;
   if (capacity <= b->capacity) return MOREAU_SUCCESS;
   if (capacity < 2 * b->capacity) capacity = 2 * b->capacity;
   if (capacity < 16) capacity = 16;
-  n = (size_t)capacity;
-  MOREAU_CALL(moreau_realloc(n * sizeof(*b->gid), &b->gid));
-  MOREAU_CALL(moreau_realloc(3 * n * sizeof(double), &b->x));
-  MOREAU_CALL(moreau_realloc(3 * n * sizeof(double), &b->v));
-  MOREAU_CALL(moreau_realloc(3 * n * sizeof(double), &b->w));
-  MOREAU_CALL(moreau_realloc(4 * n * sizeof(double), &b->q));
-  MOREAU_CALL(moreau_realloc(3 * n * sizeof(double), &b->f_ext));
-  MOREAU_CALL(moreau_realloc(3 * n * sizeof(double), &b->t_ext));
-  MOREAU_CALL(moreau_realloc(n * sizeof(double), &b->radius));
-  MOREAU_CALL(moreau_realloc(n * sizeof(double), &b->inv_mass));
-  MOREAU_CALL(moreau_realloc(n * sizeof(double), &b->inv_inertia));
-  MOREAU_CALL(moreau_realloc(n * sizeof(int32_t), &b->material));
-  MOREAU_CALL(moreau_realloc(n * sizeof(int32_t), &b->fixed));
+  MOREAU_CALL(moreau_fields_resize(&moreau_body_fields, b, (size_t)capacity));
   b->capacity = capacity;
   return MOREAU_SUCCESS;
 }
 
 void moreau_bodies_set(moreau_bodies *b, moreau_lid i, const moreau_body *body)
 {
-  b->gid[i] = body->gid;
-  memcpy(&b->x[3 * i], body->x, 3 * sizeof(double));
-  memcpy(&b->v[3 * i], body->v, 3 * sizeof(double));
-  memcpy(&b->w[3 * i], body->w, 3 * sizeof(double));
-  memcpy(&b->q[4 * i], body->q, 4 * sizeof(double));
-  memcpy(&b->f_ext[3 * i], body->f_ext, 3 * sizeof(double));
-  memcpy(&b->t_ext[3 * i], body->t_ext, 3 * sizeof(double));
-  b->radius[i] = body->radius;
-  b->inv_mass[i] = body->inv_mass;
-  b->inv_inertia[i] = body->inv_inertia;
-  b->material[i] = body->material;
-  b->fixed[i] = body->fixed;
+  moreau_fields_set_value(&moreau_body_fields, b, (size_t)i, body);
 }
 
 void moreau_bodies_get(const moreau_bodies *b, moreau_lid i, moreau_body *body)
 {
-  body->gid = b->gid[i];
-  memcpy(body->x, &b->x[3 * i], 3 * sizeof(double));
-  memcpy(body->v, &b->v[3 * i], 3 * sizeof(double));
-  memcpy(body->w, &b->w[3 * i], 3 * sizeof(double));
-  memcpy(body->q, &b->q[4 * i], 4 * sizeof(double));
-  memcpy(body->f_ext, &b->f_ext[3 * i], 3 * sizeof(double));
-  memcpy(body->t_ext, &b->t_ext[3 * i], 3 * sizeof(double));
-  body->radius = b->radius[i];
-  body->inv_mass = b->inv_mass[i];
-  body->inv_inertia = b->inv_inertia[i];
-  body->material = b->material[i];
-  body->fixed = b->fixed[i];
+  moreau_fields_get_value(&moreau_body_fields, b, (size_t)i, body);
 }
 
 moreau_err moreau_bodies_push_owned(moreau_bodies *b, const moreau_body *body)
@@ -110,16 +63,33 @@ moreau_err moreau_bodies_push_ghost(moreau_bodies *b, const moreau_body *body)
 
 void moreau_bodies_clear_ghosts(moreau_bodies *b) { b->n_ghost = 0; }
 
+size_t moreau_bodies_record_doubles(unsigned mask) { return moreau_fields_record_doubles(&moreau_body_fields, mask); }
+
+void moreau_bodies_pack(const moreau_bodies *b, unsigned mask, moreau_lid i, double *rec)
+{
+  moreau_fields_pack(&moreau_body_fields, b, mask, (size_t)i, rec);
+}
+
+moreau_err moreau_bodies_push_record(moreau_bodies *b, int ghost, unsigned mask, const double *rec)
+{
+  moreau_lid n;
+  if (!ghost) b->n_ghost = 0;
+  n = moreau_bodies_n_local(b);
+  MOREAU_CALL(moreau_bodies_reserve(b, n + 1));
+  moreau_fields_unpack(&moreau_body_fields, b, mask, (size_t)n, rec);
+  if (ghost)
+    b->n_ghost++;
+  else
+    b->n_owned++;
+  return MOREAU_SUCCESS;
+}
+
 moreau_err moreau_bodies_compact_owned(moreau_bodies *b, const char *keep)
 {
   moreau_lid j = 0;
-  moreau_body body;
   for (moreau_lid i = 0; i < b->n_owned; i++) {
     if (!keep[i]) continue;
-    if (i != j) {
-      moreau_bodies_get(b, i, &body);
-      moreau_bodies_set(b, j, &body);
-    }
+    if (i != j) moreau_fields_copy(&moreau_body_fields, b, (size_t)i, (size_t)j);
     j++;
   }
   b->n_owned = j;
@@ -141,69 +111,23 @@ static int cmp_gid_lid(const void *pa, const void *pb)
 moreau_err moreau_bodies_sort_owned(moreau_bodies *b)
 {
   gid_lid *order;
-  moreau_body *copy;
+  moreau_lid *perm;
   moreau_lid n = b->n_owned;
   b->n_ghost = 0;
   if (n < 2) return MOREAU_SUCCESS;
   MOREAU_CALL(moreau_malloc((size_t)n * sizeof(*order), &order));
-  MOREAU_CALL(moreau_malloc((size_t)n * sizeof(*copy), &copy));
+  MOREAU_CALL(moreau_malloc((size_t)n * sizeof(*perm), &perm));
   for (moreau_lid i = 0; i < n; i++) {
     order[i].gid = b->gid[i];
     order[i].lid = i;
-    moreau_bodies_get(b, i, &copy[i]);
   }
   qsort(order, (size_t)n, sizeof(*order), cmp_gid_lid);
   for (moreau_lid i = 0; i < n; i++)
-    moreau_bodies_set(b, i, &copy[order[i].lid]);
+    perm[i] = order[i].lid;
+  MOREAU_CALL(moreau_fields_permute(&moreau_body_fields, b, (size_t)n, perm));
   moreau_free(&order);
-  moreau_free(&copy);
+  moreau_free(&perm);
   return MOREAU_SUCCESS;
-}
-
-void moreau_body_pack(const moreau_body *body, double *rec)
-{
-  int k = 0;
-  memcpy(&rec[k++], &body->gid, sizeof(double));
-  for (int d = 0; d < 3; d++)
-    rec[k++] = body->x[d];
-  for (int d = 0; d < 3; d++)
-    rec[k++] = body->v[d];
-  for (int d = 0; d < 3; d++)
-    rec[k++] = body->w[d];
-  for (int d = 0; d < 4; d++)
-    rec[k++] = body->q[d];
-  for (int d = 0; d < 3; d++)
-    rec[k++] = body->f_ext[d];
-  for (int d = 0; d < 3; d++)
-    rec[k++] = body->t_ext[d];
-  rec[k++] = body->radius;
-  rec[k++] = body->inv_mass;
-  rec[k++] = body->inv_inertia;
-  rec[k++] = (double)body->material;
-  rec[k++] = (double)body->fixed;
-}
-
-void moreau_body_unpack(const double *rec, moreau_body *body)
-{
-  int k = 0;
-  memcpy(&body->gid, &rec[k++], sizeof(double));
-  for (int d = 0; d < 3; d++)
-    body->x[d] = rec[k++];
-  for (int d = 0; d < 3; d++)
-    body->v[d] = rec[k++];
-  for (int d = 0; d < 3; d++)
-    body->w[d] = rec[k++];
-  for (int d = 0; d < 4; d++)
-    body->q[d] = rec[k++];
-  for (int d = 0; d < 3; d++)
-    body->f_ext[d] = rec[k++];
-  for (int d = 0; d < 3; d++)
-    body->t_ext[d] = rec[k++];
-  body->radius = rec[k++];
-  body->inv_mass = rec[k++];
-  body->inv_inertia = rec[k++];
-  body->material = (int32_t)rec[k++];
-  body->fixed = (int32_t)rec[k++];
 }
 
 moreau_err moreau_bodies_global_count(const moreau_bodies *b, int64_t *count, int64_t *gid_sum)

@@ -24,20 +24,21 @@ double moreau_gen_box_measure(int dim, const moreau_gen_params *p);
 
 /* Not collective. The checks every entry point shares: n, box,
  * polydispersity and jitter, with messages naming the options. */
-moreau_err moreau_gen_check_shape(int dim, const moreau_gen_params *p);
+MOREAU_MUST_CHECK moreau_err moreau_gen_check_shape(int dim, const moreau_gen_params *p);
 
 /* Entry [begin, end) of block r when total items are split over size ranks
  * as evenly as possible, lower ranks taking the remainder. */
 void moreau_gen_block(int64_t total, int r, int size, int64_t *begin, int64_t *end);
 
 /* Appends one generated body at rest. */
-moreau_err moreau_gen_push(moreau_bodies *b, const moreau_gen_params *p, const moreau_materials *m, moreau_gid gid,
-                           const double x[3], double radius);
+MOREAU_MUST_CHECK moreau_err moreau_gen_push(moreau_bodies *b, const moreau_gen_params *p, const moreau_materials *m,
+                                             moreau_gid gid, const double x[3], double radius);
 
 /* The two generators; p is already validated. Collective only in that every
  * rank must call them; they do not communicate. */
-moreau_err moreau_gen_lattice(const moreau_gen_params *p, moreau_bodies *b, const moreau_materials *m);
-moreau_err moreau_gen_random(const moreau_gen_params *p, moreau_bodies *b, const moreau_materials *m);
+MOREAU_MUST_CHECK moreau_err moreau_gen_lattice(const moreau_gen_params *p, moreau_bodies *b,
+                                                const moreau_materials *m);
+MOREAU_MUST_CHECK moreau_err moreau_gen_random(const moreau_gen_params *p, moreau_bodies *b, const moreau_materials *m);
 
 /* The lattice part of moreau_generate_auto_radius. */
 double moreau_gen_lattice_auto_radius(int dim, const moreau_gen_params *p);

@@ -170,7 +170,7 @@ static moreau_err parse_real(const char *name, const char *text, double *value)
 moreau_err moreau_option_real(const char *name, double *value)
 {
   char buf[MAX_VALUE];
-  int given;
+  int given = 0;
   MOREAU_CALL(raw_value(name, buf, sizeof(buf), &given));
   MOREAU_CALL(require_value(name, buf, given));
   MOREAU_CALL(parse_real(name, buf, value));
@@ -180,7 +180,7 @@ moreau_err moreau_option_real(const char *name, double *value)
 moreau_err moreau_option_int(const char *name, int64_t *value)
 {
   char buf[MAX_VALUE], *end;
-  int given;
+  int given = 0;
   MOREAU_CALL(raw_value(name, buf, sizeof(buf), &given));
   MOREAU_CALL(require_value(name, buf, given));
   errno = 0;
@@ -212,7 +212,7 @@ moreau_err moreau_option_bool(const char *name, int *value)
 moreau_err moreau_option_string(const char *name, char *value, size_t len)
 {
   char buf[MAX_VALUE];
-  int given;
+  int given = 0;
   MOREAU_CALL(raw_value(name, buf, sizeof(buf), &given));
   MOREAU_CALL(require_value(name, buf, given));
   MOREAU_CHECK(strlen(buf) < len, MOREAU_ERR_INPUT, "option %s: value longer than %zu characters", name, len - 1);
@@ -225,7 +225,7 @@ moreau_err moreau_option_string(const char *name, char *value, size_t len)
 moreau_err moreau_option_reals(const char *name, double *values, int *n)
 {
   char buf[MAX_VALUE], *tok, *comma;
-  int cap = *n, count = 0, given;
+  int cap = *n, count = 0, given = 0;
   MOREAU_CALL(raw_value(name, buf, sizeof(buf), &given));
   MOREAU_CALL(require_value(name, buf, given));
   for (tok = buf; buf[0]; tok = comma + 1) {

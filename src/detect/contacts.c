@@ -1,53 +1,31 @@
-#include "moreau/contacts.h"
-
 #include <stdlib.h>
 #include <string.h>
 
-moreau_err moreau_contacts_create(moreau_contacts **c)
+#include "contacts_private.h"
+
+moreau_err moreau_contacts_create(int state_width, moreau_contacts **c)
 {
+  MOREAU_CHECK(state_width >= 0, MOREAU_ERR_INTERNAL, "contact state width must be >= 0, got %d", state_width);
   MOREAU_CALL(moreau_calloc(1, sizeof(**c), c));
+  (*c)->state_width = state_width;
+  contacts_init_schema(*c);
   return MOREAU_SUCCESS;
 }
 
 moreau_err moreau_contacts_destroy(moreau_contacts **cp)
 {
-  moreau_contacts *c = *cp;
-  if (!c) return MOREAU_SUCCESS;
-  moreau_free(&c->gid_a);
-  moreau_free(&c->gid_b);
-  moreau_free(&c->point);
-  moreau_free(&c->a);
-  moreau_free(&c->b);
-  moreau_free(&c->normal);
-  moreau_free(&c->tangent);
-  moreau_free(&c->binormal);
-  moreau_free(&c->ca);
-  moreau_free(&c->cb);
-  moreau_free(&c->gap);
-  moreau_free(&c->force);
+  if (!*cp) return MOREAU_SUCCESS;
+  moreau_fields_free(&(*cp)->schema, *cp);
   moreau_free(cp);
   return MOREAU_SUCCESS;
 }
 
 moreau_err moreau_contacts_reserve(moreau_contacts *c, moreau_lid capacity)
 {
-  size_t n;
   if (capacity <= c->capacity) return MOREAU_SUCCESS;
   if (capacity < 2 * c->capacity) capacity = 2 * c->capacity;
   if (capacity < 64) capacity = 64;
-  n = (size_t)capacity;
-  MOREAU_CALL(moreau_realloc(n * sizeof(moreau_gid), &c->gid_a));
-  MOREAU_CALL(moreau_realloc(n * sizeof(moreau_gid), &c->gid_b));
-  MOREAU_CALL(moreau_realloc(n * sizeof(int32_t), &c->point));
-  MOREAU_CALL(moreau_realloc(n * sizeof(moreau_lid), &c->a));
-  MOREAU_CALL(moreau_realloc(n * sizeof(moreau_lid), &c->b));
-  MOREAU_CALL(moreau_realloc(3 * n * sizeof(double), &c->normal));
-  MOREAU_CALL(moreau_realloc(3 * n * sizeof(double), &c->tangent));
-  MOREAU_CALL(moreau_realloc(3 * n * sizeof(double), &c->binormal));
-  MOREAU_CALL(moreau_realloc(3 * n * sizeof(double), &c->ca));
-  MOREAU_CALL(moreau_realloc(3 * n * sizeof(double), &c->cb));
-  MOREAU_CALL(moreau_realloc(n * sizeof(double), &c->gap));
-  MOREAU_CALL(moreau_realloc(3 * n * sizeof(double), &c->force));
+  MOREAU_CALL(moreau_fields_resize(&c->schema, c, (size_t)capacity));
   c->capacity = capacity;
   return MOREAU_SUCCESS;
 }
@@ -65,6 +43,7 @@ moreau_err moreau_contacts_push(moreau_contacts *c, moreau_gid gid_a, moreau_gid
   c->a[i] = a;
   c->b[i] = b;
   memset(&c->force[3 * i], 0, 3 * sizeof(double));
+  if (c->state_width) memset(&c->state[(size_t)c->state_width * i], 0, (size_t)c->state_width * sizeof(double));
   c->n++;
   if (idx) *idx = i;
   return MOREAU_SUCCESS;
@@ -80,6 +59,9 @@ static int key_cmp(moreau_gid a1, moreau_gid b1, int32_t p1, moreau_gid a2, more
 moreau_err moreau_contacts_warm_start(moreau_contacts *c, const moreau_contacts *prev, moreau_lid *matched)
 {
   moreau_lid j = 0, m = 0;
+  size_t sw = (size_t)c->state_width;
+  MOREAU_CHECK(prev->state_width == c->state_width, MOREAU_ERR_INTERNAL,
+               "warm start between contact lists of state widths %d and %d", prev->state_width, c->state_width);
   for (moreau_lid i = 0; i < c->n; i++) {
     int cmp = 1;
     while (j < prev->n &&
@@ -87,9 +69,11 @@ moreau_err moreau_contacts_warm_start(moreau_contacts *c, const moreau_contacts 
       j++;
     if (j < prev->n && cmp == 0) {
       memcpy(&c->force[3 * i], &prev->force[3 * j], 3 * sizeof(double));
+      if (sw) memcpy(&c->state[sw * i], &prev->state[sw * j], sw * sizeof(double));
       m++;
     } else {
       memset(&c->force[3 * i], 0, 3 * sizeof(double));
+      if (sw) memset(&c->state[sw * i], 0, sw * sizeof(double));
     }
   }
   if (matched) *matched = m;
@@ -108,22 +92,14 @@ static int cmp_key(const void *x, const void *y)
   return key_cmp(k1->ga, k1->gb, k1->p, k2->ga, k2->gb, k2->p);
 }
 
-#define PERMUTE(arr, type, stride)                                                                                     \
-  do {                                                                                                                 \
-    for (moreau_lid i = 0; i < n; i++)                                                                                 \
-      memcpy((char *)tmp + (size_t)i * (stride) * sizeof(type),                                                        \
-             (char *)(arr) + (size_t)keys[i].i * (stride) * sizeof(type), (stride) * sizeof(type));                    \
-    memcpy((arr), tmp, (size_t)n *(stride) * sizeof(type));                                                            \
-  } while (0)
-
 moreau_err moreau_contacts_sort(moreau_contacts *c)
 {
   moreau_lid n = c->n;
   contact_key *keys;
-  void *tmp;
+  moreau_lid *perm;
   if (n < 2) return MOREAU_SUCCESS;
   MOREAU_CALL(moreau_malloc((size_t)n * sizeof(*keys), &keys));
-  MOREAU_CALL(moreau_malloc((size_t)n * 3 * sizeof(double), &tmp));
+  MOREAU_CALL(moreau_malloc((size_t)n * sizeof(*perm), &perm));
   for (moreau_lid i = 0; i < n; i++) {
     keys[i].ga = c->gid_a[i];
     keys[i].gb = c->gid_b[i];
@@ -131,20 +107,11 @@ moreau_err moreau_contacts_sort(moreau_contacts *c)
     keys[i].i = i;
   }
   qsort(keys, (size_t)n, sizeof(*keys), cmp_key);
-  PERMUTE(c->gid_a, moreau_gid, 1);
-  PERMUTE(c->gid_b, moreau_gid, 1);
-  PERMUTE(c->point, int32_t, 1);
-  PERMUTE(c->a, moreau_lid, 1);
-  PERMUTE(c->b, moreau_lid, 1);
-  PERMUTE(c->normal, double, 3);
-  PERMUTE(c->tangent, double, 3);
-  PERMUTE(c->binormal, double, 3);
-  PERMUTE(c->ca, double, 3);
-  PERMUTE(c->cb, double, 3);
-  PERMUTE(c->gap, double, 1);
-  PERMUTE(c->force, double, 3);
+  for (moreau_lid i = 0; i < n; i++)
+    perm[i] = keys[i].i;
+  MOREAU_CALL(moreau_fields_permute(&c->schema, c, (size_t)n, perm));
   moreau_free(&keys);
-  moreau_free(&tmp);
+  moreau_free(&perm);
   return MOREAU_SUCCESS;
 }
 
@@ -153,4 +120,36 @@ void moreau_contacts_swap(moreau_contacts *c1, moreau_contacts *c2)
   moreau_contacts t = *c1;
   *c1 = *c2;
   *c2 = t;
+}
+
+void moreau_contacts_compact(moreau_contacts *c, const char *keep)
+{
+  moreau_lid j = 0;
+  for (moreau_lid i = 0; i < c->n; i++) {
+    if (!keep[i]) continue;
+    if (i != j) moreau_fields_copy(&c->schema, c, (size_t)i, (size_t)j);
+    j++;
+  }
+  c->n = j;
+}
+
+size_t moreau_contacts_record_doubles(const moreau_contacts *c)
+{
+  return moreau_fields_record_doubles(&c->schema, MOREAU_FIELD_MIGRATE);
+}
+
+void moreau_contacts_pack(const moreau_contacts *c, moreau_lid i, double *rec)
+{
+  moreau_fields_pack(&c->schema, c, MOREAU_FIELD_MIGRATE, (size_t)i, rec);
+}
+
+moreau_err moreau_contacts_push_record(moreau_contacts *c, const double *rec)
+{
+  moreau_lid i = c->n;
+  MOREAU_CALL(moreau_contacts_reserve(c, i + 1));
+  moreau_fields_unpack(&c->schema, c, MOREAU_FIELD_MIGRATE, (size_t)i, rec);
+  /* Local indices are rebuilt by the next detection; -1 says "not yet". */
+  c->a[i] = c->b[i] = -1;
+  c->n++;
+  return MOREAU_SUCCESS;
 }

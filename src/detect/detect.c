@@ -88,10 +88,12 @@ static moreau_err detect_walls(const moreau_bodies *b, const moreau_walls *w, do
   return MOREAU_SUCCESS;
 }
 
-moreau_err moreau_detect(moreau_detector *d, const moreau_bodies *b, const moreau_walls *w, double alert,
-                         moreau_contacts *c)
+moreau_err moreau_detect(moreau_detector *d, const moreau_domain *domain, const moreau_bodies *b, const moreau_walls *w,
+                         double alert, moreau_contacts *c)
 {
   moreau_lid n = moreau_bodies_n_local(b), ncell;
+  /* Asked once: the common bounded case keeps the plain difference inline. */
+  const int periodic = moreau_domain_any_periodic(domain);
   int dim = b->dim, nc[3] = {1, 1, 1};
   double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, rmax = 0.0, h;
 
@@ -177,7 +179,14 @@ moreau_err moreau_detect(moreau_detector *d, const moreau_bodies *b, const morea
               moreau_lid ib = d->order[j];
               if (b->gid[ib] <= b->gid[a]) continue;
               const double *xb = &b->x[3 * ib];
-              double dx3[3] = {xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]};
+              double dx3[3] = {xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]}, image[3];
+              if (periodic) {
+                double shift[3];
+                moreau_domain_separation(domain, xa, xb, dx3, shift, NULL);
+                for (int k = 0; k < 3; k++)
+                  image[k] = xb[k] + shift[k];
+                xb = image;
+              }
               double dist2 = dx3[0] * dx3[0] + dx3[1] * dx3[1] + dx3[2] * dx3[2];
               double reach = b->radius[a] + b->radius[ib] + alert;
               if (dist2 >= reach * reach || dist2 == 0.0) continue;

@@ -2,32 +2,17 @@
 
 #include "io_private.h"
 
-/* Reads this rank's rows of /bodies straight into the body arrays, whose
- * stride-3 and stride-4 layouts are the row layouts of the file. */
+/* Reads this rank's rows of every snapshot field of /bodies straight into
+ * the body arrays, whose stride-3 and stride-4 layouts are the row layouts
+ * of the file. */
 static moreau_err read_bodies(hid_t file, const char *path, moreau_bodies *b, int64_t n_global, int64_t off, int64_t n)
 {
   moreau_lid i0 = b->n_owned;
   MOREAU_CHECK(i0 + n <= INT32_MAX, MOREAU_ERR_INPUT, "%s: too many bodies for one rank", path);
   b->n_ghost = 0;
   MOREAU_CALL(moreau_bodies_reserve(b, (moreau_lid)(i0 + n)));
-  MOREAU_CALL(io_h5_read_rows(file, "/bodies/gid", H5T_NATIVE_INT64, n_global, off, n, 0, b->gid + i0, path));
-  MOREAU_CALL(io_h5_read_rows(file, "/bodies/position", H5T_NATIVE_DOUBLE, n_global, off, n, 3, b->x + 3 * i0, path));
-  MOREAU_CALL(io_h5_read_rows(file, "/bodies/velocity", H5T_NATIVE_DOUBLE, n_global, off, n, 3, b->v + 3 * i0, path));
-  MOREAU_CALL(
-      io_h5_read_rows(file, "/bodies/angular_velocity", H5T_NATIVE_DOUBLE, n_global, off, n, 3, b->w + 3 * i0, path));
-  MOREAU_CALL(
-      io_h5_read_rows(file, "/bodies/orientation", H5T_NATIVE_DOUBLE, n_global, off, n, 4, b->q + 4 * i0, path));
-  MOREAU_CALL(
-      io_h5_read_rows(file, "/bodies/external_force", H5T_NATIVE_DOUBLE, n_global, off, n, 3, b->f_ext + 3 * i0, path));
-  MOREAU_CALL(io_h5_read_rows(file, "/bodies/external_torque", H5T_NATIVE_DOUBLE, n_global, off, n, 3,
-                              b->t_ext + 3 * i0, path));
-  MOREAU_CALL(io_h5_read_rows(file, "/bodies/radius", H5T_NATIVE_DOUBLE, n_global, off, n, 0, b->radius + i0, path));
-  MOREAU_CALL(
-      io_h5_read_rows(file, "/bodies/inv_mass", H5T_NATIVE_DOUBLE, n_global, off, n, 0, b->inv_mass + i0, path));
-  MOREAU_CALL(
-      io_h5_read_rows(file, "/bodies/inv_inertia", H5T_NATIVE_DOUBLE, n_global, off, n, 0, b->inv_inertia + i0, path));
-  MOREAU_CALL(io_h5_read_rows(file, "/bodies/material", H5T_NATIVE_INT32, n_global, off, n, 0, b->material + i0, path));
-  MOREAU_CALL(io_h5_read_rows(file, "/bodies/fixed", H5T_NATIVE_INT32, n_global, off, n, 0, b->fixed + i0, path));
+  MOREAU_CALL(io_h5_read_fields(file, "/bodies", &moreau_body_fields, b, MOREAU_FIELD_SNAPSHOT, n_global, off, n,
+                                (size_t)i0, path));
   return MOREAU_SUCCESS;
 }
 

@@ -7,6 +7,7 @@
 
 #include "moreau/bodies.h"
 #include "moreau/error.h"
+#include "moreau/fields.h"
 #include "moreau/materials.h"
 
 /* Longest path the io module builds; longer ones are an input error rather
@@ -23,36 +24,52 @@ typedef struct {
 
 /* Readers behind moreau_read_particles. Collective over b->comm; they append
  * owned bodies to b and leave the rollback on error to the caller. */
-moreau_err io_csv_read(const char *path, moreau_bodies *b, const moreau_materials *m);
-moreau_err io_h5_read(const char *path, moreau_bodies *b, const moreau_materials *m);
+MOREAU_MUST_CHECK moreau_err io_csv_read(const char *path, moreau_bodies *b, const moreau_materials *m);
+MOREAU_MUST_CHECK moreau_err io_h5_read(const char *path, moreau_bodies *b, const moreau_materials *m);
 
 /* Not collective. snprintf into a buffer of IO_PATH_MAX bytes, failing with
  * MOREAU_ERR_INPUT instead of truncating. */
-moreau_err io_path(char *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+MOREAU_MUST_CHECK moreau_err io_path(char *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Not collective. mkdir -p: creates path and its missing parents. */
-moreau_err io_mkdir_p(const char *path);
+MOREAU_MUST_CHECK moreau_err io_mkdir_p(const char *path);
 /* Name of snapshot step within its folder: "snap_<6 digits>" + suffix. */
-moreau_err io_snapshot_name(char *buf, int64_t step, const char *suffix);
+MOREAU_MUST_CHECK moreau_err io_snapshot_name(char *buf, int64_t step, const char *suffix);
 
 /* Collective HDF5 helpers. Datasets are rows of ncols values (ncols == 0: a
  * one-dimensional dataset); each rank transfers the rows [offset, offset +
  * n_local) of the n_global rows, n_local may be 0. path is for messages. */
-moreau_err io_h5_write_rows(hid_t loc, const char *name, hid_t file_type, hid_t mem_type, int64_t n_global,
-                            int64_t offset, int64_t n_local, int ncols, const void *data, const char *path);
+MOREAU_MUST_CHECK moreau_err io_h5_write_rows(hid_t loc, const char *name, hid_t file_type, hid_t mem_type,
+                                              int64_t n_global, int64_t offset, int64_t n_local, int ncols,
+                                              const void *data, const char *path);
 /* Checks that the dataset has n_global rows of ncols values first (fails with
  * MOREAU_ERR_INPUT otherwise). */
-moreau_err io_h5_read_rows(hid_t loc, const char *name, hid_t mem_type, int64_t n_global, int64_t offset,
-                           int64_t n_local, int ncols, void *data, const char *path);
+MOREAU_MUST_CHECK moreau_err io_h5_read_rows(hid_t loc, const char *name, hid_t mem_type, int64_t n_global,
+                                             int64_t offset, int64_t n_local, int ncols, void *data, const char *path);
 /* Number of rows of a dataset. */
-moreau_err io_h5_dataset_rows(hid_t loc, const char *name, int64_t *rows, const char *path);
+MOREAU_MUST_CHECK moreau_err io_h5_dataset_rows(hid_t loc, const char *name, int64_t *rows, const char *path);
+/* The HDF5 file and memory types of a field's elements. */
+void io_field_types(moreau_field_type type, hid_t *file_type, hid_t *mem_type);
+/* Collective. The fields of table t with a flag in mask, each as the dataset
+ * <group>/<field name> (one column per component; one-dimensional for a
+ * single component). Writing takes this rank's rows from items [0,
+ * n_local) of obj; reading puts them at items [first, first + n_local),
+ * which must be allocated, after checking each dataset's shape; there the
+ * fields outside mask are zeroed. */
+MOREAU_MUST_CHECK moreau_err io_h5_write_fields(hid_t file, const char *group, const moreau_field_table *t,
+                                                const void *obj, unsigned mask, int64_t n_global, int64_t offset,
+                                                int64_t n_local, const char *path);
+MOREAU_MUST_CHECK moreau_err io_h5_read_fields(hid_t file, const char *group, const moreau_field_table *t, void *obj,
+                                               unsigned mask, int64_t n_global, int64_t offset, int64_t n_local,
+                                               size_t first, const char *path);
 /* Scalar attributes of an object (the file's root group for snapshots). */
-moreau_err io_h5_write_attr(hid_t obj, const char *name, hid_t file_type, hid_t mem_type, const void *value,
-                            const char *path);
-moreau_err io_h5_read_attr(hid_t obj, const char *name, hid_t mem_type, void *value, const char *path);
+MOREAU_MUST_CHECK moreau_err io_h5_write_attr(hid_t obj, const char *name, hid_t file_type, hid_t mem_type,
+                                              const void *value, const char *path);
+MOREAU_MUST_CHECK moreau_err io_h5_read_attr(hid_t obj, const char *name, hid_t mem_type, void *value,
+                                             const char *path);
 
 /* Not collective (rank 0 of the snapshot writer). Writes the XDMF file of one
  * snapshot beside its .h5, then rebuilds <dir>/snapshots.xmf. */
-moreau_err io_xdmf_write_snapshot(const char *snap_dir, const io_snapshot_meta *meta);
-moreau_err io_xdmf_write_collection(const char *dir, int64_t last_step);
+MOREAU_MUST_CHECK moreau_err io_xdmf_write_snapshot(const char *snap_dir, const io_snapshot_meta *meta);
+MOREAU_MUST_CHECK moreau_err io_xdmf_write_collection(const char *dir, int64_t last_step);
 
 #endif

@@ -27,17 +27,19 @@ static double invert_sym3(const double *W, double *Wi)
   return det;
 }
 
-moreau_lid moreau_nlgs_build_rows3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
+/* Builds the 3D sweep records; contacts between two bodies of infinite mass
+ * carry no force and get no record. */
+static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
 {
   moreau_bodies *b = prob->bodies;
   moreau_walls *w = prob->walls;
   const moreau_contacts *c = prob->contacts;
+  moreau_row3d *rows = s->rows;
   moreau_lid nrows = 0;
   for (moreau_lid k = 0; k < c->n; k++) {
-    moreau_row3d *r = &s->rows3[nrows];
+    moreau_row3d *r = &rows[nrows];
     moreau_lid ia = c->a[k], ib = c->b[k];
     const double *e[3] = {&c->normal[3 * k], &c->tangent[3 * k], &c->binormal[3 * k]};
-    const double *um = &prob->u_minus[3 * k];
     int mat_b;
     memcpy(r->n, e[0], sizeof(r->n));
     memcpy(r->t, e[1], sizeof(r->t));
@@ -59,7 +61,7 @@ moreau_lid moreau_nlgs_build_rows3d(moreau_nlgs *s, const moreau_nlgs_problem *p
     } else {
       int iw = -(ib + 1);
       r->vb = &w->velocity[3 * iw];
-      r->wb = s->zero_spin3;
+      r->wb = s->zero_spin;
       r->imb_n = w->mode[iw] == MOREAU_WALL_FORCE ? s->wall_share[iw] / w->mass[iw] : 0.0;
       r->imb_t = 0.0;
       r->iib = 0.0;
@@ -76,11 +78,9 @@ moreau_lid moreau_nlgs_build_rows3d(moreau_nlgs *s, const moreau_nlgs_problem *p
     }
     if (!(invert_sym3(r->W, r->Winv) > 0.0)) continue;
 
-    const moreau_pair_law *law = moreau_materials_pair(prob->materials, b->material[ia], mat_b);
-    r->target[0] = moreau_normal_target(c->gap[k], um[0], law->e_n, prob->dt);
-    r->target[1] = -law->e_t * um[1];
-    r->target[2] = -law->e_t * um[2];
-    r->mu = law->mu;
+    const moreau_pair_law *pair = moreau_materials_pair(prob->materials, b->material[ia], mat_b);
+    s->law->setup3d(r, pair, c->gap[k], &prob->u_minus[3 * k], prob->dt,
+                    c->state_width ? &c->state[(size_t)c->state_width * k] : NULL);
     for (int i = 0; i < 3; i++)
       r->p[i] = c->force[3 * k + i] * prob->dt;
     s->row_contact[nrows] = k;
@@ -88,3 +88,20 @@ moreau_lid moreau_nlgs_build_rows3d(moreau_nlgs *s, const moreau_nlgs_problem *p
   }
   return nrows;
 }
+
+static void apply3d(void *rows, moreau_lid n)
+{
+  moreau_row3d *r = rows;
+  for (moreau_lid k = 0; k < n; k++)
+    moreau_row3d_apply(&r[k], r[k].p);
+}
+
+static void store3d(const void *rows, const moreau_lid *row_contact, moreau_lid n, double dt, moreau_contacts *c)
+{
+  const moreau_row3d *r = rows;
+  for (moreau_lid i = 0; i < n; i++)
+    for (int d = 0; d < 3; d++)
+      c->force[3 * row_contact[i] + d] = r[i].p[d] / dt;
+}
+
+const nlgs_dim_ops nlgs_ops3d = {sizeof(moreau_row3d), build3d, apply3d, store3d};

@@ -35,7 +35,11 @@ moreau_err moreau_part_setup(moreau_part *part, moreau_bodies *b, moreau_contact
   MOREAU_CHECK(margin >= 0.0 && isfinite(margin), MOREAU_ERR_INPUT, "partition margin must be >= 0, got %g", margin);
   part->margin = margin;
   part->ncomp = b->dim == 2 ? 3 : 6;
-  MOREAU_CALL(part_partition(part, b, history));
+  if (part->map_given)
+    part->grid.dim = b->dim;
+  else
+    MOREAU_CALL(part_partition(part, b, history));
+  part->map_given = 0;
   MOREAU_CALL(part_history_lids(b, history, &hist_lid, &orphans));
   MOREAU_MPI_CALL(MPI_Allreduce(&orphans, &global_orphans, 1, MPI_INT64_T, MPI_SUM, part->comm));
   MOREAU_CALL(redistribute(part, b, history, hist_lid, global_orphans));

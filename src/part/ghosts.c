@@ -12,12 +12,11 @@ typedef struct {
   const moreau_lid *lid;
 } ghost_source;
 
+/* A ghost receives only what contacts and free velocities read of it. */
 static void pack_ghost(const void *obj, moreau_lid k, double *rec)
 {
   const ghost_source *s = obj;
-  moreau_body body;
-  moreau_bodies_get(s->b, s->lid[k], &body);
-  moreau_body_pack(&body, rec);
+  moreau_bodies_pack(s->b, MOREAU_FIELD_GHOST, s->lid[k], rec);
 }
 
 /* (rank, lid) pairs: owned body lid is copied to rank. Bodies are visited in
@@ -96,7 +95,7 @@ moreau_err moreau_part_ghosts(moreau_part *part, moreau_bodies *b, double cutoff
   moreau_lid *pair_lid, n_pairs = 0;
   double *recv;
   int64_t n_recv;
-  moreau_body body;
+  int record = (int)moreau_bodies_record_doubles(MOREAU_FIELD_GHOST);
   ghost_source src;
   MOREAU_CHECK(part->ready, MOREAU_ERR_INTERNAL, "moreau_part_ghosts called before moreau_part_setup");
   MOREAU_CHECK(cutoff >= 0.0 && isfinite(cutoff), MOREAU_ERR_INPUT, "ghost cutoff must be >= 0, got %g", cutoff);
@@ -117,14 +116,12 @@ moreau_err moreau_part_ghosts(moreau_part *part, moreau_bodies *b, double cutoff
   for (int k = 0, at = 0; k < part->ghost_send.n_rank; k++)
     for (; at < part->ghost_send.offset[k + 1]; at++)
       pair_rank[at] = part->ghost_send.rank[k];
-  MOREAU_CALL(part_exchange_records(part, count, 0, MOREAU_BODY_RECORD, n_pairs, pair_rank, part->rank, &src,
-                                    pack_ghost, &recv, &n_recv));
+  MOREAU_CALL(
+      part_exchange_records(part, count, 0, record, n_pairs, pair_rank, part->rank, &src, pack_ghost, &recv, &n_recv));
   MOREAU_CHECK((int64_t)b->n_owned + n_recv <= INT32_MAX, MOREAU_ERR_RUNTIME, "ghosts: more than 2^31 local bodies");
   MOREAU_CALL(moreau_bodies_reserve(b, (moreau_lid)(b->n_owned + n_recv)));
-  for (int64_t k = 0; k < n_recv; k++) {
-    moreau_body_unpack(&recv[k * MOREAU_BODY_RECORD], &body);
-    MOREAU_CALL(moreau_bodies_push_ghost(b, &body));
-  }
+  for (int64_t k = 0; k < n_recv; k++)
+    MOREAU_CALL(moreau_bodies_push_record(b, 1, MOREAU_FIELD_GHOST, &recv[k * record]));
   part->n_ghost = b->n_ghost;
   part->ghost_n_owned = b->n_owned;
   MOREAU_CALL(receive_plan(part, count + 2 * size));

@@ -59,8 +59,6 @@ static void pack_directory(const void *obj, moreau_lid i, double *rec)
   rec[1] = (double)d->body_dest[i];
 }
 
-static void pack_history(const void *obj, moreau_lid i, double *rec) { part_history_pack(obj, i, rec); }
-
 moreau_err part_history_route(moreau_part *part, const moreau_bodies *b, const int *body_dest, moreau_contacts *history,
                               int **dest)
 {
@@ -70,6 +68,7 @@ moreau_err part_history_route(moreau_part *part, const moreau_bodies *b, const i
   double *dir_recv, *orphan_recv;
   int64_t n_dir, n_orphan;
   moreau_lid n_hist = history ? history->n : 0, kept = 0;
+  int hist_record = part_history_record(history);
   part_gid_lid *directory;
   directory_source src = {b, body_dest};
 
@@ -87,7 +86,7 @@ moreau_err part_history_route(moreau_part *part, const moreau_bodies *b, const i
   MOREAU_MPI_CALL(MPI_Alltoall(count, 2, MPI_INT, count + 2 * size, 2, MPI_INT, part->comm));
   MOREAU_CALL(
       part_exchange_records(part, count, 0, 2, b->n_owned, dir_dest, -1, &src, pack_directory, &dir_recv, &n_dir));
-  MOREAU_CALL(part_exchange_records(part, count, 1, PART_HISTORY_RECORD, n_hist, orphan_dest, -1, history, pack_history,
+  MOREAU_CALL(part_exchange_records(part, count, 1, hist_record, n_hist, orphan_dest, -1, history, part_pack_history,
                                     &orphan_recv, &n_orphan));
   moreau_free(&dir_dest);
   moreau_free(&count);
@@ -99,7 +98,7 @@ moreau_err part_history_route(moreau_part *part, const moreau_bodies *b, const i
       keep[j] = orphan_dest[j] < 0;
       if (keep[j]) (*dest)[kept++] = (*dest)[j];
     }
-    part_history_compact(history, keep);
+    moreau_contacts_compact(history, keep);
     moreau_free(&keep);
   }
   moreau_free(&orphan_dest);
@@ -118,10 +117,10 @@ moreau_err part_history_route(moreau_part *part, const moreau_bodies *b, const i
     for (int64_t k = 0; k < n_orphan; k++) {
       moreau_gid ga;
       int to;
-      memcpy(&ga, &orphan_recv[k * PART_HISTORY_RECORD], sizeof(ga));
+      memcpy(&ga, &orphan_recv[k * hist_record], sizeof(ga));
       to = part_gid_find(directory, (moreau_lid)n_dir, ga);
       if (to < 0) continue;
-      MOREAU_CALL(part_history_push_record(history, &orphan_recv[k * PART_HISTORY_RECORD]));
+      MOREAU_CALL(moreau_contacts_push_record(history, &orphan_recv[k * hist_record]));
       (*dest)[history->n - 1] = to;
     }
   }

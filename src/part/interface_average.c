@@ -76,7 +76,7 @@ static void average(moreau_part *part, moreau_bodies *b)
   }
 }
 
-moreau_err moreau_part_interface_average(moreau_part *part, moreau_bodies *b)
+moreau_err moreau_part_interface_average(moreau_part *part, moreau_bodies *b, moreau_walls *w)
 {
   int nc = part->ncomp;
   /* Requests in four runs: gather receives, scatter receives, gather sends,
@@ -99,5 +99,6 @@ moreau_err moreau_part_interface_average(moreau_part *part, moreau_bodies *b)
     set_velocity(b, nc, sr->index[e], &part->scatter_rbuf[(size_t)nc * e]);
   MOREAU_MPI_CALL(MPI_Waitall(part->gather_send.n_rank + part->scatter_send.n_rank, gather_send, MPI_STATUSES_IGNORE));
   moreau_log_end(MOREAU_EV_EXCHANGE);
+  if (w) MOREAU_CALL(part_wall_average(part, w));
   return MOREAU_SUCCESS;
 }

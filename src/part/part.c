@@ -1,3 +1,4 @@
+#include <math.h>
 #include <string.h>
 
 #include "part_private.h"
@@ -33,6 +34,7 @@ moreau_err moreau_part_destroy(moreau_part **part)
   part_plan_free(&p->ghost_send);
   part_plan_free(&p->ghost_recv);
   part_interface_free(p);
+  part_wall_free(p);
   moreau_free(part);
   return MOREAU_SUCCESS;
 }
@@ -67,6 +69,42 @@ void moreau_part_get_stats(const moreau_part *part, moreau_part_stats *stats) { 
 int moreau_part_rank_of_point(const moreau_part *part, const double x[3])
 {
   return part->cell_rank[part_grid_cell(&part->grid, x)];
+}
+
+void moreau_part_get_map(const moreau_part *part, moreau_part_map *map)
+{
+  memcpy(map->lo, part->grid.lo, sizeof(map->lo));
+  map->h = part->grid.h;
+  memcpy(map->n, part->grid.n, sizeof(map->n));
+  map->ncells = part->grid.ncells;
+  map->nranks = part->size;
+  map->cell_rank = part->cell_rank;
+  map->repartitions = part->stats.repartitions;
+}
+
+moreau_err moreau_part_set_map(moreau_part *part, const moreau_part_map *map)
+{
+  int64_t cells = 1;
+  if (map->nranks != part->size) return MOREAU_SUCCESS;
+  for (int k = 0; k < 3; k++) {
+    MOREAU_CHECK(map->n[k] >= 1, MOREAU_ERR_INPUT, "partition map: %d cells along axis %d", map->n[k], k);
+    cells *= map->n[k];
+  }
+  MOREAU_CHECK(cells == map->ncells && map->h > 0 && isfinite(map->h), MOREAU_ERR_INPUT,
+               "partition map: inconsistent grid (%lld cells for %d x %d x %d, edge %g)", (long long)map->ncells,
+               map->n[0], map->n[1], map->n[2], map->h);
+  for (int32_t c = 0; c < map->ncells; c++)
+    MOREAU_CHECK(map->cell_rank[c] >= 0 && map->cell_rank[c] < part->size, MOREAU_ERR_INPUT,
+                 "partition map: cell %d owned by rank %d of %d", (int)c, map->cell_rank[c], part->size);
+  MOREAU_CALL(moreau_realloc((size_t)map->ncells * sizeof(int), &part->cell_rank));
+  memcpy(part->cell_rank, map->cell_rank, (size_t)map->ncells * sizeof(int));
+  memcpy(part->grid.lo, map->lo, sizeof(map->lo));
+  part->grid.h = map->h;
+  memcpy(part->grid.n, map->n, sizeof(map->n));
+  part->grid.ncells = map->ncells;
+  part->stats.repartitions = map->repartitions;
+  part->map_given = 1;
+  return MOREAU_SUCCESS;
 }
 
 void moreau_part_get_grid(const moreau_part *part, double lo[3], double *h, int n[3], const int **cell_rank)

@@ -19,10 +19,6 @@ enum {
  * (a few MB) whatever the domain. */
 #define PART_MAX_CELLS (1 << 20)
 
-/* Doubles in one migrated history record: gid_a, gid_b (bit copies), point,
- * force[3]. */
-#define PART_HISTORY_RECORD 6
-
 /* Uniform grid of cubic (square in 2D) cells. Positions outside are clamped
  * to the edge cells, so every point has a cell. */
 typedef struct {
@@ -50,6 +46,7 @@ struct moreau_part {
   double cell_size_option; /* 0: twice the largest radius */
   double margin;           /* widening of the bounding box, from setup */
   int ready;               /* setup done */
+  int map_given;           /* setup takes the map set by moreau_part_set_map */
 
   part_grid grid;
   int *cell_rank; /* grid.ncells entries, the same on every rank */
@@ -81,6 +78,12 @@ struct moreau_part {
   double *gather_sbuf, *gather_rbuf, *scatter_sbuf, *scatter_rbuf;
   MPI_Request *requests;
 
+  /* Force-driven walls touched by contacts, from the last
+   * moreau_part_wall_interface_build: per wall whether this rank touches it
+   * and how many ranks do, and the reduction buffer. */
+  int n_walls, wall_cap, any_force_wall;
+  double *wall_touch, *wall_share, *wall_buf;
+
   moreau_part_stats stats;
 };
 
@@ -88,14 +91,15 @@ struct moreau_part {
 void part_plan_free(part_plan *p);
 /* Builds a plan from n (rank, index) pairs with ranks in [0, size): entries
  * are grouped by rank, keeping their input order within a rank. */
-moreau_err part_plan_from_pairs(part_plan *p, int size, moreau_lid n, const int *rank, const moreau_lid *index);
+MOREAU_MUST_CHECK moreau_err part_plan_from_pairs(part_plan *p, int size, moreau_lid n, const int *rank,
+                                                  const moreau_lid *index);
 static inline moreau_lid part_plan_total(const part_plan *p) { return p->n_rank ? p->offset[p->n_rank] : 0; }
 
 /* cell_grid.c */
 /* Collective. Fits the grid to the global bounding box of the owned centres,
  * widened by part->margin, with the cell size from the option or the
  * largest radius. */
-moreau_err part_grid_build(moreau_part *part, const moreau_bodies *b);
+MOREAU_MUST_CHECK moreau_err part_grid_build(moreau_part *part, const moreau_bodies *b);
 int32_t part_grid_cell(const part_grid *g, const double *x);
 /* Cell index range [lo, hi] per axis covering the box x +- r. */
 void part_grid_range(const part_grid *g, const double *x, double r, int lo[3], int hi[3]);
@@ -103,18 +107,20 @@ void part_grid_range(const part_grid *g, const double *x, double r, int lo[3], i
 /* partition.c */
 /* Collective. Rebuilds the grid and the cell map from the current bodies,
  * weighting cells by bodies and by history entries of their bodies. */
-moreau_err part_partition(moreau_part *part, const moreau_bodies *b, const moreau_contacts *history);
+MOREAU_MUST_CHECK moreau_err part_partition(moreau_part *part, const moreau_bodies *b, const moreau_contacts *history);
 
 /* partition_metis.c, partition_block.c: not collective; cell_rank out. */
-moreau_err part_partition_metis(const part_grid *g, const int32_t *weight, int nparts, int *cell_rank);
-moreau_err part_partition_block(const part_grid *g, const int32_t *weight, int nparts, int *cell_rank);
+MOREAU_MUST_CHECK moreau_err part_partition_metis(const part_grid *g, const int32_t *weight, int nparts,
+                                                  int *cell_rank);
+MOREAU_MUST_CHECK moreau_err part_partition_block(const part_grid *g, const int32_t *weight, int nparts,
+                                                  int *cell_rank);
 
 /* gid_index.c: sorted (gid, lid) pairs of the owned bodies, for lookups. */
 typedef struct {
   moreau_gid gid;
   moreau_lid lid;
 } part_gid_lid;
-moreau_err part_gid_index(const moreau_bodies *b, part_gid_lid **index);
+MOREAU_MUST_CHECK moreau_err part_gid_index(const moreau_bodies *b, part_gid_lid **index);
 void part_gid_sort(part_gid_lid *index, moreau_lid n);
 /* The lid of gid, or -1. */
 moreau_lid part_gid_find(const part_gid_lid *index, moreau_lid n, moreau_gid gid);
@@ -122,16 +128,16 @@ moreau_lid part_gid_find(const part_gid_lid *index, moreau_lid n, moreau_gid gid
 /* history_route.c */
 /* lid[j]: the owned body whose gid is history->gid_a[j], or -1 (an orphan,
  * e.g. history read from a file slab that does not match the bodies'). */
-moreau_err part_history_lids(const moreau_bodies *b, const moreau_contacts *history, moreau_lid **lid,
-                             int64_t *n_orphans);
+MOREAU_MUST_CHECK moreau_err part_history_lids(const moreau_bodies *b, const moreau_contacts *history, moreau_lid **lid,
+                                               int64_t *n_orphans);
 /* Collective. dest[i] is the rank to send history entry i to, or -1 when its
  * gid_a is not owned here. Entries with dest -1 on any rank are sent to the
  * rank holding their body (found through a directory spread over the ranks
  * by gid); they come back appended to this rank's history with their dest
  * (or are dropped when no rank owns their gid_a). body_dest[i] is the rank
  * every owned body goes to. *dest may be reallocated. */
-moreau_err part_history_route(moreau_part *part, const moreau_bodies *b, const int *body_dest, moreau_contacts *history,
-                              int **dest);
+MOREAU_MUST_CHECK moreau_err part_history_route(moreau_part *part, const moreau_bodies *b, const int *body_dest,
+                                                moreau_contacts *history, int **dest);
 
 /* exchange_records.c */
 typedef void (*part_pack_fn)(const void *obj, moreau_lid i, double *rec);
@@ -142,25 +148,29 @@ typedef void (*part_pack_fn)(const void *obj, moreau_lid i, double *rec);
  * from an MPI_Alltoall of two counts per rank). Records to one rank keep
  * their local order and arrive grouped by source rank in increasing order,
  * in *recv (allocated here, *n_recv records). */
-moreau_err part_exchange_records(const moreau_part *part, const int *count, int column, int record, moreau_lid n_items,
-                                 const int *dest, int skip, const void *obj, part_pack_fn pack, double **recv,
-                                 int64_t *n_recv);
+MOREAU_MUST_CHECK moreau_err part_exchange_records(const moreau_part *part, const int *count, int column, int record,
+                                                   moreau_lid n_items, const int *dest, int skip, const void *obj,
+                                                   part_pack_fn pack, double **recv, int64_t *n_recv);
 
 /* migrate.c */
 /* Collective. Sends owned body i to body_dest[i] and history entry j to
  * hist_dest[j]; keeps what stays, appends what arrives, sorts bodies by gid
  * and history by key, and drops the ghosts. *n_sent is the number of bodies
- * this rank sent away. */
-moreau_err part_migrate(moreau_part *part, moreau_bodies *b, const int *body_dest, moreau_contacts *history,
-                        const int *hist_dest, int64_t *n_sent);
-/* History entries as PART_HISTORY_RECORD doubles; push_record appends one
- * with its key and force (the geometry zeroed, rebuilt by detection). */
-void part_history_pack(const moreau_contacts *c, moreau_lid i, double *rec);
-/* Keeps the entries with keep[i], in their order, with all their fields. */
-void part_history_compact(moreau_contacts *c, const char *keep);
-moreau_err part_history_push_record(moreau_contacts *c, const double *rec);
+ * this rank sent away. Bodies travel as their MOREAU_FIELD_MIGRATE fields,
+ * history entries as theirs (key, force, law state). */
+MOREAU_MUST_CHECK moreau_err part_migrate(moreau_part *part, moreau_bodies *b, const int *body_dest,
+                                          moreau_contacts *history, const int *hist_dest, int64_t *n_sent);
+/* Doubles of one history record (history may be NULL on every rank). */
+int part_history_record(const moreau_contacts *history);
+/* part_pack_fn for history entries. */
+void part_pack_history(const void *history, moreau_lid i, double *rec);
 
 /* interface_build.c: drops the interface plan (also marks it invalid). */
 void part_interface_free(moreau_part *part);
+
+/* wall_average.c: collective; averages the force-driven walls' velocities
+ * over the ranks touching them (a no-op without such walls). */
+MOREAU_MUST_CHECK moreau_err part_wall_average(moreau_part *part, moreau_walls *w);
+void part_wall_free(moreau_part *part);
 
 #endif

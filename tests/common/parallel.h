@@ -15,6 +15,7 @@
  * directly. */
 
 #include <check.h>
+#include <math.h>
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -127,23 +128,39 @@ static inline int par_body_by_gid(const void *x, const void *y)
   return (a->gid > b->gid) - (a->gid < b->gid);
 }
 
+/* Collective over comm: the n items of size bytes each of every rank,
+ * concatenated in rank order, on every rank (*all malloc'ed, *n_all items). */
+static inline void par_allgather_bytes(MPI_Comm comm, const void *items, int n, size_t size, void **all, int64_t *n_all)
+{
+  int ranks = par_size(comm), total = 0, mine = n * (int)size;
+  int *counts = malloc((size_t)ranks * sizeof(int)), *displs = malloc((size_t)ranks * sizeof(int));
+  MPI_Allgather(&mine, 1, MPI_INT, counts, 1, MPI_INT, comm);
+  for (int r = 0; r < ranks; r++) {
+    displs[r] = total;
+    total += counts[r];
+  }
+  *all = malloc((size_t)total + size); /* room for one more item, never 0 bytes */
+  MPI_Allgatherv(items, mine, MPI_BYTE, *all, counts, displs, MPI_BYTE, comm);
+  *n_all = total / (int64_t)size;
+  free(counts);
+  free(displs);
+}
+
 /* Collective over b->comm: every owned body of every rank, on every rank,
- * sorted by gid (*all malloc'ed; free it). */
+ * sorted by gid (*all malloc'ed; free it). The bodies travel as raw bytes
+ * (each zeroed before it is filled, so that padding is deterministic). */
 static inline void par_gather_bodies(const moreau_bodies *b, moreau_body **all, int64_t *n_all)
 {
-  double *rec = malloc((size_t)(b->n_owned + 1) * MOREAU_BODY_RECORD * sizeof(double)), *recs;
+  moreau_body *mine = malloc((size_t)(b->n_owned + 1) * sizeof(moreau_body));
+  void *gathered;
   for (moreau_lid i = 0; i < b->n_owned; i++) {
-    moreau_body body;
-    moreau_bodies_get(b, i, &body);
-    moreau_body_pack(&body, &rec[(size_t)i * MOREAU_BODY_RECORD]);
+    memset(&mine[i], 0, sizeof(moreau_body));
+    moreau_bodies_get(b, i, &mine[i]);
   }
-  par_allgather_records(b->comm, rec, b->n_owned, MOREAU_BODY_RECORD, &recs, n_all);
-  *all = malloc((size_t)(*n_all + 1) * sizeof(moreau_body));
-  for (int64_t i = 0; i < *n_all; i++)
-    moreau_body_unpack(&recs[i * MOREAU_BODY_RECORD], &(*all)[i]);
+  par_allgather_bytes(b->comm, mine, b->n_owned, sizeof(moreau_body), &gathered, n_all);
+  *all = gathered;
   qsort(*all, (size_t)*n_all, sizeof(moreau_body), par_body_by_gid);
-  free(rec);
-  free(recs);
+  free(mine);
 }
 
 /* Collective over b->comm: the body of global id gid, on every rank. Returns
@@ -152,7 +169,6 @@ static inline void par_gather_bodies(const moreau_bodies *b, moreau_body **all, 
 static inline int par_get_body(const moreau_bodies *b, moreau_gid gid, moreau_body *body)
 {
   int owner = -1, holders = 0, rank = par_rank(b->comm);
-  double rec[MOREAU_BODY_RECORD];
   memset(body, 0, sizeof(*body));
   for (moreau_lid i = 0; i < b->n_owned; i++) {
     if (b->gid[i] != gid) continue;
@@ -163,9 +179,7 @@ static inline int par_get_body(const moreau_bodies *b, moreau_gid gid, moreau_bo
   MPI_Allreduce(MPI_IN_PLACE, &holders, 1, MPI_INT, MPI_SUM, b->comm);
   MPI_Allreduce(MPI_IN_PLACE, &owner, 1, MPI_INT, MPI_MAX, b->comm);
   if (owner < 0) return 0;
-  moreau_body_pack(body, rec);
-  MPI_Bcast(rec, MOREAU_BODY_RECORD, MPI_DOUBLE, owner, b->comm);
-  moreau_body_unpack(rec, body);
+  MPI_Bcast(body, (int)sizeof(*body), MPI_BYTE, owner, b->comm);
   return holders;
 }
 
@@ -231,15 +245,16 @@ static inline void par_gather_contacts(MPI_Comm comm, const moreau_contacts *c, 
 /* Collective over the sim's comm: sums over the owned bodies. */
 static inline double par_total_mass(const moreau_sim *sim)
 {
+  const moreau_bodies *b = moreau_sim_bodies(sim);
   double m = 0.0;
-  for (moreau_lid i = 0; i < sim->bodies->n_owned; i++)
-    if (sim->bodies->inv_mass[i] > 0.0) m += 1.0 / sim->bodies->inv_mass[i];
-  return par_sum(sim->comm, m);
+  for (moreau_lid i = 0; i < b->n_owned; i++)
+    if (b->inv_mass[i] > 0.0) m += 1.0 / b->inv_mass[i];
+  return par_sum(moreau_sim_comm(sim), m);
 }
 
 static inline double par_kinetic_energy(const moreau_sim *sim)
 {
-  const moreau_bodies *b = sim->bodies;
+  const moreau_bodies *b = moreau_sim_bodies(sim);
   double e = 0.0;
   for (moreau_lid i = 0; i < b->n_owned; i++) {
     if (b->inv_mass[i] > 0.0)
@@ -249,18 +264,21 @@ static inline double par_kinetic_energy(const moreau_sim *sim)
       e += 0.5 / b->inv_inertia[i] *
            (b->w[3 * i] * b->w[3 * i] + b->w[3 * i + 1] * b->w[3 * i + 1] + b->w[3 * i + 2] * b->w[3 * i + 2]);
   }
-  return par_sum(sim->comm, e);
+  return par_sum(moreau_sim_comm(sim), e);
 }
 
-/* Mean of coordinate k of the body centres (unweighted). */
+/* Mean of coordinate k of the body centres (unweighted); NaN, which fails
+ * any check on it, if the bodies cannot be counted. */
 static inline double par_mean_coordinate(const moreau_sim *sim, int k)
 {
+  const moreau_bodies *b = moreau_sim_bodies(sim);
   double s = 0.0;
   int64_t n = 0;
-  moreau_bodies_global_count(sim->bodies, &n, NULL);
-  for (moreau_lid i = 0; i < sim->bodies->n_owned; i++)
-    s += sim->bodies->x[3 * i + k];
-  s = par_sum(sim->comm, s);
+  moreau_err err = moreau_bodies_global_count(b, &n, NULL);
+  for (moreau_lid i = 0; i < b->n_owned; i++)
+    s += b->x[3 * i + k];
+  s = par_sum(moreau_sim_comm(sim), s);
+  if (err) return NAN;
   return n > 0 ? s / (double)n : 0.0;
 }
 

@@ -5,3 +5,8 @@ moreau_serial_test(core_options test_core_options TIMEOUT 60)
 
 moreau_test_program(test_core_error ${CMAKE_CURRENT_LIST_DIR}/test_error.c)
 moreau_mpi_test(core_error test_core_error RANKS 1 2 TIMEOUT 60)
+
+# Field tables on a container of the test's own, the body schema, and the
+# contact law state through push, sort, warm start, compaction and records.
+moreau_test_program(test_fields ${CMAKE_CURRENT_LIST_DIR}/test_fields.c)
+moreau_serial_test(core_fields test_fields TIMEOUT 60)

@@ -50,22 +50,26 @@ static moreau_bodies *generate(const moreau_gen_params *p, int dim, MPI_Comm com
   return b;
 }
 
-/* Collective over b->comm. On its rank 0, returns the records of all bodies
- * at index gid, or NULL with a problem when the ids are not 0..n-1 once each. */
-static double *gather_by_gid(const moreau_bodies *b, int64_t n, char *problem)
+static void destroy(moreau_bodies **b) { ck_assert_int_eq(moreau_bodies_destroy(b), MOREAU_SUCCESS); }
+
+/* Collective over b->comm. On its rank 0, returns all bodies at index gid,
+ * or NULL with a problem when the ids are not 0..n-1 once each. The bodies
+ * travel as raw bytes (each zeroed before it is filled, so that padding is
+ * deterministic and the sets can be compared with memcmp). */
+static moreau_body *gather_by_gid(const moreau_bodies *b, int64_t n, char *problem)
 {
   int me, size, mine = b->n_owned, *counts = NULL, *displs = NULL, total = 0;
-  double *local, *all = NULL, *sorted = NULL;
+  const int body_bytes = (int)sizeof(moreau_body);
+  moreau_body *local, *all = NULL, *sorted = NULL;
   char *seen;
   (void)MPI_Comm_rank(b->comm, &me);
   (void)MPI_Comm_size(b->comm, &size);
-  local = malloc(((size_t)mine + 1) * MOREAU_BODY_RECORD * sizeof(double));
+  local = malloc(((size_t)mine + 1) * sizeof(moreau_body));
   for (int i = 0; i < mine; i++) {
-    moreau_body body;
-    moreau_bodies_get(b, i, &body);
-    moreau_body_pack(&body, &local[(size_t)i * MOREAU_BODY_RECORD]);
+    memset(&local[i], 0, sizeof(moreau_body));
+    moreau_bodies_get(b, i, &local[i]);
   }
-  mine *= MOREAU_BODY_RECORD;
+  mine *= body_bytes;
   if (me == 0) {
     counts = malloc((size_t)size * sizeof(int));
     displs = malloc((size_t)size * sizeof(int));
@@ -76,28 +80,27 @@ static double *gather_by_gid(const moreau_bodies *b, int64_t n, char *problem)
       displs[r] = total;
       total += counts[r];
     }
-    all = malloc(((size_t)total + 1) * sizeof(double));
+    all = malloc((size_t)total + sizeof(moreau_body));
   }
-  (void)MPI_Gatherv(local, mine, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, 0, b->comm);
+  (void)MPI_Gatherv(local, mine, MPI_BYTE, all, counts, displs, MPI_BYTE, 0, b->comm);
   free(local);
   if (me != 0) return NULL;
   free(counts);
   free(displs);
-  if (total != n * MOREAU_BODY_RECORD) {
-    snprintf(problem, PROBLEM_LEN, "%d bodies generated, expected %lld", total / MOREAU_BODY_RECORD, (long long)n);
+  if (total != n * body_bytes) {
+    snprintf(problem, PROBLEM_LEN, "%d bodies generated, expected %lld", total / body_bytes, (long long)n);
     free(all);
     return NULL;
   }
-  sorted = malloc((size_t)total * sizeof(double));
+  sorted = malloc((size_t)total + sizeof(moreau_body));
   seen = calloc((size_t)n, 1);
   for (int64_t i = 0; i < n && !problem[0]; i++) {
-    moreau_body body;
-    moreau_body_unpack(&all[i * MOREAU_BODY_RECORD], &body);
-    if (body.gid < 0 || body.gid >= n || seen[body.gid])
-      snprintf(problem, PROBLEM_LEN, "gid %lld out of range or repeated", (long long)body.gid);
+    const moreau_body *body = &all[i];
+    if (body->gid < 0 || body->gid >= n || seen[body->gid])
+      snprintf(problem, PROBLEM_LEN, "gid %lld out of range or repeated", (long long)body->gid);
     else {
-      seen[body.gid] = 1;
-      memcpy(&sorted[body.gid * MOREAU_BODY_RECORD], &all[i * MOREAU_BODY_RECORD], MOREAU_BODY_RECORD * sizeof(double));
+      seen[body->gid] = 1;
+      memcpy(&sorted[body->gid], body, sizeof(moreau_body));
     }
   }
   free(seen);
@@ -110,16 +113,15 @@ static double *gather_by_gid(const moreau_bodies *b, int64_t n, char *problem)
 }
 
 /* The geometric and physical properties every generated set must have. */
-static void verify(const moreau_gen_params *p, int dim, const double *recs, char *problem)
+static void verify(const moreau_gen_params *p, int dim, const moreau_body *bodies, char *problem)
 {
   double r_lo = p->radius * (1.0 - p->polydispersity), r_hi = p->radius * (1.0 + p->polydispersity);
   double min_r = INFINITY, max_r = 0.0, scale = 0.0;
   for (int k = 0; k < dim; k++)
     scale = fmax(scale, fmax(fabs(p->lo[k]), fabs(p->hi[k])));
   for (int64_t i = 0; i < p->n && !problem[0]; i++) {
-    moreau_body a;
+    const moreau_body a = bodies[i];
     double measure, mass;
-    moreau_body_unpack(&recs[i * MOREAU_BODY_RECORD], &a);
     min_r = fmin(min_r, a.radius);
     max_r = fmax(max_r, a.radius);
     if (a.radius < r_lo || a.radius > r_hi)
@@ -139,8 +141,8 @@ static void verify(const moreau_gen_params *p, int dim, const double *recs, char
     mass = DENSITY * measure;
     if (fabs(a.inv_mass * mass - 1.0) > 1e-12) snprintf(problem, PROBLEM_LEN, "body %lld: wrong mass", (long long)i);
     for (int64_t j = i + 1; j < p->n; j++) {
-      const double *xb = &recs[j * MOREAU_BODY_RECORD + 1];
-      double d2 = 0.0, sum = a.radius + recs[j * MOREAU_BODY_RECORD + 13];
+      const double *xb = bodies[j].x;
+      double d2 = 0.0, sum = a.radius + bodies[j].radius;
       for (int k = 0; k < 3; k++)
         d2 += (a.x[k] - xb[k]) * (a.x[k] - xb[k]);
       if (d2 < sum * sum) {
@@ -158,12 +160,12 @@ static void verify(const moreau_gen_params *p, int dim, const double *recs, char
 
 /* Vertical coordinates: the lattice fills the bottom first; random placement
  * spreads over the whole height. */
-static void verify_layout(const moreau_gen_params *p, int dim, const double *recs, char *problem)
+static void verify_layout(const moreau_gen_params *p, int dim, const moreau_body *bodies, char *problem)
 {
   int up = dim - 1;
   double low_half_top = -INFINITY, high_quarter_bottom = INFINITY, mean = 0.0;
   for (int64_t i = 0; i < p->n; i++) {
-    double y = recs[i * MOREAU_BODY_RECORD + 1 + up];
+    double y = bodies[i].x[up];
     mean += y / (double)p->n;
     if (i < p->n / 2) low_half_top = fmax(low_half_top, y);
     if (i >= 3 * p->n / 4) high_quarter_bottom = fmin(high_quarter_bottom, y);
@@ -183,23 +185,23 @@ static void check_generator(const moreau_gen_params *p, int dim)
   char problem[PROBLEM_LEN] = "";
   moreau_bodies *b = generate(p, dim, MPI_COMM_WORLD);
   int local_all = b->n_owned == p->n, any_all;
-  double *recs = gather_by_gid(b, p->n, problem);
+  moreau_body *all = gather_by_gid(b, p->n, problem);
   (void)MPI_Allreduce(&local_all, &any_all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (rank == 0 && !problem[0]) {
     moreau_bodies *alone = generate(p, dim, MPI_COMM_SELF);
-    double *ref = gather_by_gid(alone, p->n, problem);
-    if (!problem[0] && memcmp(ref, recs, (size_t)p->n * MOREAU_BODY_RECORD * sizeof(double)))
+    moreau_body *ref = gather_by_gid(alone, p->n, problem);
+    if (!problem[0] && memcmp(ref, all, (size_t)p->n * sizeof(moreau_body)))
       snprintf(problem, PROBLEM_LEN, "%d ranks do not give the bodies one rank gives", nranks);
-    if (!problem[0]) verify(p, dim, recs, problem);
-    if (!problem[0]) verify_layout(p, dim, recs, problem);
+    if (!problem[0]) verify(p, dim, all, problem);
+    if (!problem[0]) verify_layout(p, dim, all, problem);
     /* With enough bodies for several tiles, the work must be shared. */
     if (!problem[0] && nranks > 1 && p->n >= 100 && any_all)
       snprintf(problem, PROBLEM_LEN, "one rank holds all the bodies");
     free(ref);
-    moreau_bodies_destroy(&alone);
+    destroy(&alone);
   }
-  free(recs);
-  moreau_bodies_destroy(&b);
+  free(all);
+  destroy(&b);
   assert_no_problem(problem);
 }
 
@@ -262,12 +264,12 @@ START_TEST(lattice_auto_radius_is_largest)
     ck_assert_int_ge(moreau_generate_lattice_capacity(dim, &p), p.n);
     p.radius *= 1.000001;
     ck_assert_int_lt(moreau_generate_lattice_capacity(dim, &p), p.n);
-    moreau_bodies_create(MPI_COMM_WORLD, dim, &b);
+    ck_assert_int_eq(moreau_bodies_create(MPI_COMM_WORLD, dim, &b), MOREAU_SUCCESS);
     ck_assert_int_eq(moreau_generate(&p, b, materials), MOREAU_ERR_INPUT);
     ck_assert_ptr_nonnull(strstr(moreau_error_message(), "at most"));
     ck_assert_int_eq(b->n_owned, 0);
     moreau_error_clear();
-    moreau_bodies_destroy(&b);
+    destroy(&b);
   }
 }
 END_TEST
@@ -291,20 +293,20 @@ START_TEST(seed_changes_positions)
     moreau_gen_params p = params(type ? MOREAU_GEN_RANDOM : MOREAU_GEN_LATTICE, 2, 800);
     char problem[PROBLEM_LEN] = "";
     moreau_bodies *a = generate(&p, 2, MPI_COMM_WORLD), *b;
-    double *ra = gather_by_gid(a, p.n, problem), *rb;
+    moreau_body *ra = gather_by_gid(a, p.n, problem), *rb;
     p.seed = 8;
     b = generate(&p, 2, MPI_COMM_WORLD);
     rb = gather_by_gid(b, p.n, problem);
     if (rank == 0 && !problem[0]) {
       int64_t same = 0;
       for (int64_t i = 0; i < p.n; i++)
-        same += !memcmp(&ra[i * MOREAU_BODY_RECORD + 1], &rb[i * MOREAU_BODY_RECORD + 1], 3 * sizeof(double));
+        same += !memcmp(ra[i].x, rb[i].x, 3 * sizeof(double));
       if (same > 0) snprintf(problem, PROBLEM_LEN, "%lld bodies did not move with a new seed", (long long)same);
     }
     free(ra);
     free(rb);
-    moreau_bodies_destroy(&a);
-    moreau_bodies_destroy(&b);
+    destroy(&a);
+    destroy(&b);
     assert_no_problem(problem);
   }
 }
@@ -316,7 +318,7 @@ static void expect_input_error(const moreau_gen_params *p, int dim, const char *
 {
   moreau_bodies *b = NULL;
   int wrong = 0, any_wrong;
-  moreau_bodies_create(MPI_COMM_WORLD, dim, &b);
+  ck_assert_int_eq(moreau_bodies_create(MPI_COMM_WORLD, dim, &b), MOREAU_SUCCESS);
   moreau_err err = moreau_generate(p, b, materials);
   if (err != MOREAU_ERR_INPUT || b->n_owned != 0) wrong = 1;
   if (moreau_error_is_local() && !strstr(moreau_error_message(), words)) wrong = 2;
@@ -324,7 +326,7 @@ static void expect_input_error(const moreau_gen_params *p, int dim, const char *
   ck_assert_msg(any_wrong == 0, "expected an input error mentioning '%s', got code %d: %s", words, err,
                 moreau_error_message());
   moreau_error_clear();
-  moreau_bodies_destroy(&b);
+  destroy(&b);
 }
 
 START_TEST(input_errors)
@@ -487,16 +489,19 @@ int main(int argc, char **argv)
   if (PetscInitialize(&argc, &argv, NULL, NULL)) return 1;
   (void)MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   (void)MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-  moreau_options_register("app", app_options);
-  moreau_options_register("generate", moreau_generate_options);
-  moreau_materials_create(1, &law, DENSITY, &materials);
+  if (moreau_options_register("app", app_options) || moreau_options_register("generate", moreau_generate_options) ||
+      moreau_materials_create(1, &law, DENSITY, &materials)) {
+    moreau_error_print(1);
+    PetscFinalize();
+    return 1;
+  }
   runner = srunner_create(generate_suite());
   srunner_set_fork_status(runner, CK_NOFORK);
   srunner_run_all(runner, rank == 0 ? CK_NORMAL : CK_SILENT);
   failed = srunner_ntests_failed(runner);
   srunner_free(runner);
+  if (moreau_materials_destroy(&materials)) failed++;
   (void)MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  moreau_materials_destroy(&materials);
   PetscFinalize();
   return any_failed ? 1 : 0;
 }

@@ -76,7 +76,7 @@ static void check_bodies(const moreau_bodies *b, const expected_body *e, int n, 
   MPI_Allreduce(seen, seen_all, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   for (int g = 0; g < n; g++)
     once += seen_all[g] == 1;
-  moreau_bodies_global_count(b, &count, &gid_sum);
+  ck_assert(io_test_all(moreau_bodies_global_count(b, &count, &gid_sum) == MOREAU_SUCCESS));
   bad = io_test_sum(bad);
   free(seen);
   free(seen_all);
@@ -94,7 +94,7 @@ static moreau_bodies *read_good(const char *name, const char *text, int dim)
   moreau_err err;
   snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
   io_test_write_file(path, text);
-  moreau_bodies_create(MPI_COMM_WORLD, dim, &b);
+  ck_assert(io_test_all(moreau_bodies_create(MPI_COMM_WORLD, dim, &b) == MOREAU_SUCCESS));
   err = moreau_read_particles(path, b, materials);
   if (err) fprintf(stderr, "unexpected error: %s\n", moreau_error_message());
   ck_assert(io_test_all(err == MOREAU_SUCCESS));
@@ -124,7 +124,7 @@ START_TEST(t_2d_all_columns)
   };
   moreau_bodies *b = read_good("all.csv", text, 2);
   check_bodies(b, e, 6, 2);
-  moreau_bodies_destroy(&b);
+  ck_assert(io_test_all(moreau_bodies_destroy(&b) == MOREAU_SUCCESS));
 }
 END_TEST
 
@@ -138,7 +138,7 @@ START_TEST(t_2d_minimal)
   };
   moreau_bodies *b = read_good("minimal.csv", text, 2);
   check_bodies(b, e, 3, 2);
-  moreau_bodies_destroy(&b);
+  ck_assert(io_test_all(moreau_bodies_destroy(&b) == MOREAU_SUCCESS));
 }
 END_TEST
 
@@ -152,7 +152,7 @@ START_TEST(t_spreadsheet_export)
   };
   moreau_bodies *b = read_good("exported.csv", text, 2);
   check_bodies(b, e, 2, 2);
-  moreau_bodies_destroy(&b);
+  ck_assert(io_test_all(moreau_bodies_destroy(&b) == MOREAU_SUCCESS));
 }
 END_TEST
 
@@ -171,7 +171,7 @@ START_TEST(t_2d_reordered)
   };
   moreau_bodies *b = read_good("reordered.csv", text, 2);
   check_bodies(b, e, 4, 2);
-  moreau_bodies_destroy(&b);
+  ck_assert(io_test_all(moreau_bodies_destroy(&b) == MOREAU_SUCCESS));
 }
 END_TEST
 
@@ -191,7 +191,7 @@ START_TEST(t_3d)
   };
   moreau_bodies *b = read_good("spheres.csv", text, 3);
   check_bodies(b, e, 5, 3);
-  moreau_bodies_destroy(&b);
+  ck_assert(io_test_all(moreau_bodies_destroy(&b) == MOREAU_SUCCESS));
 }
 END_TEST
 
@@ -228,7 +228,7 @@ START_TEST(t_many_rows)
   }
   moreau_bodies *b = read_good("many.csv", text, 2);
   check_bodies(b, e, N, 2);
-  moreau_bodies_destroy(&b);
+  ck_assert(io_test_all(moreau_bodies_destroy(&b) == MOREAU_SUCCESS));
   free(text);
   free(e);
 }
@@ -243,7 +243,7 @@ static void expect_input_error(const char *path, int dim, const char *prefix, co
   moreau_err err;
   long reporters, good_reports;
   int good;
-  moreau_bodies_create(MPI_COMM_WORLD, dim, &b);
+  ck_assert(io_test_all(moreau_bodies_create(MPI_COMM_WORLD, dim, &b) == MOREAU_SUCCESS));
   err = moreau_read_particles(path, b, materials);
   good = 0;
   if (moreau_error_is_local()) {
@@ -258,7 +258,7 @@ static void expect_input_error(const char *path, int dim, const char *prefix, co
   ck_assert_int_ge(reporters, 1);
   ck_assert_int_eq(good_reports, reporters);
   moreau_error_clear();
-  moreau_bodies_destroy(&b);
+  ck_assert(io_test_all(moreau_bodies_destroy(&b) == MOREAU_SUCCESS));
 }
 
 typedef struct {
@@ -419,11 +419,14 @@ int main(int argc, char **argv)
   int status;
   MPI_Init(&argc, &argv);
   io_test_make_tmpdir(tmpdir);
-  moreau_materials_create(3, &law, 1.0, &materials);
+  if (moreau_materials_create(3, &law, 1.0, &materials)) {
+    moreau_error_print(1);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
   for (int i = 0; i < 3; i++)
     materials->density[i] = density[i];
   status = io_test_run(csv_suite());
-  moreau_materials_destroy(&materials);
+  if (moreau_materials_destroy(&materials)) status = EXIT_FAILURE;
   io_test_remove_tree(tmpdir);
   MPI_Finalize();
   return status;

@@ -1,6 +1,6 @@
 /* HDF5 snapshots and their XDMF descriptions: a snapshot read back gives the
  * bodies bit for bit whatever the rank counts, the contact and wall datasets
- * hold what the sim had, the XDMF files are well-formed XML whose every
+ * hold what was written, the XDMF files are well-formed XML whose every
  * reference names an existing dataset of the declared shape. */
 #include <check.h>
 #include <dirent.h>
@@ -15,7 +15,6 @@
 #include "io_test_util.h"
 #include "moreau/io.h"
 #include "moreau/rng.h"
-#include "moreau/sim.h"
 
 static char tmpdir[256];
 static moreau_materials *materials;
@@ -60,55 +59,59 @@ static void random_body(moreau_rng *r, moreau_gid gid, moreau_body *b)
   b->fixed = (int32_t)moreau_rng_below(r, 2);
 }
 
-static void add_contact(moreau_sim *sim, moreau_rng *r, moreau_lid a, moreau_lid b, moreau_gid gid_b)
+/* What a snapshot is written from: the run state, bodies, contacts and
+ * walls, built by hand. */
+typedef struct {
+  moreau_run_state rs;
+  moreau_bodies *bodies;
+  moreau_contacts *contacts;
+  moreau_walls *walls;
+} scene;
+
+static moreau_err add_contact(scene *sc, moreau_rng *r, moreau_lid a, moreau_lid b, moreau_gid gid_b)
 {
-  moreau_contacts *c = sim->contacts;
+  moreau_contacts *c = sc->contacts;
   moreau_lid i;
-  moreau_contacts_push(c, sim->bodies->gid[a], gid_b, 0, a, b, &i);
+  MOREAU_CALL(moreau_contacts_push(c, sc->bodies->gid[a], gid_b, 0, a, b, &i));
   for (int d = 0; d < 3; d++) {
     c->normal[3 * i + d] = any_double(r);
     c->ca[3 * i + d] = moreau_rng_uniform(r) - 0.5;
     c->cb[3 * i + d] = moreau_rng_uniform(r) - 0.5;
     c->force[3 * i + d] = any_double(r);
   }
+  return MOREAU_SUCCESS;
 }
 
-/* A scene built by hand: a few random bodies per rank (none on rank 1 when
- * there are several ranks, to exercise empty slabs), two ghosts, contacts
- * between owned bodies, with a ghost and with walls, and two walls that are
- * the same on every rank. */
-static moreau_sim *make_sim(int dim, int with_contacts, int n_walls, int64_t step, uint64_t seed)
+/* Not collective: fills sc (see make_scene). */
+static moreau_err fill_scene(scene *sc, int dim, int with_contacts, int n_walls, int64_t step, uint64_t seed)
 {
-  moreau_sim *sim = calloc(1, sizeof(*sim));
   moreau_rng r, rw;
   moreau_body body;
   int n = (size > 1 && rank == 1) ? 0 : 4 + 3 * rank;
-  sim->comm = MPI_COMM_WORLD;
-  sim->rank = rank;
-  sim->size = size;
-  sim->dim = dim;
-  sim->step = step;
-  sim->time = step / 3.0e4;
-  sim->dt = 1.0 / 3.0e4;
+  sc->rs.comm = MPI_COMM_WORLD;
+  sc->rs.dim = dim;
+  sc->rs.step = step;
+  sc->rs.time = step / 3.0e4;
+  sc->rs.dt = 1.0 / 3.0e4;
   moreau_rng_seed(&r, seed, (uint64_t)rank);
-  moreau_bodies_create(MPI_COMM_WORLD, dim, &sim->bodies);
+  MOREAU_CALL(moreau_bodies_create(MPI_COMM_WORLD, dim, &sc->bodies));
   for (int k = 0; k < n; k++) {
     random_body(&r, 1000 * (moreau_gid)rank + 7 * k + 3, &body);
-    moreau_bodies_push_owned(sim->bodies, &body);
+    MOREAU_CALL(moreau_bodies_push_owned(sc->bodies, &body));
   }
   for (int k = 0; k < 2; k++) {
     random_body(&r, 900000 + 10 * (moreau_gid)rank + k, &body);
-    moreau_bodies_push_ghost(sim->bodies, &body);
+    MOREAU_CALL(moreau_bodies_push_ghost(sc->bodies, &body));
   }
-  moreau_contacts_create(&sim->contacts);
+  MOREAU_CALL(moreau_contacts_create(0, &sc->contacts));
   if (with_contacts && n >= 3) {
-    add_contact(sim, &r, 0, 1, sim->bodies->gid[1]);
-    add_contact(sim, &r, 1, n, sim->bodies->gid[n]);
-    add_contact(sim, &r, 2, -1, MOREAU_WALL_GID(0));
-    add_contact(sim, &r, 0, -2, MOREAU_WALL_GID(1));
-    add_contact(sim, &r, 2, n + 1, sim->bodies->gid[n + 1]);
+    MOREAU_CALL(add_contact(sc, &r, 0, 1, sc->bodies->gid[1]));
+    MOREAU_CALL(add_contact(sc, &r, 1, n, sc->bodies->gid[n]));
+    MOREAU_CALL(add_contact(sc, &r, 2, -1, MOREAU_WALL_GID(0)));
+    MOREAU_CALL(add_contact(sc, &r, 0, -2, MOREAU_WALL_GID(1)));
+    MOREAU_CALL(add_contact(sc, &r, 2, n + 1, sc->bodies->gid[n + 1]));
   }
-  moreau_walls_create(&sim->walls);
+  MOREAU_CALL(moreau_walls_create(&sc->walls));
   moreau_rng_seed(&rw, seed, 12345);
   for (int k = 0; k < n_walls; k++) {
     double p[3], nrm[3], v[3];
@@ -117,20 +120,35 @@ static moreau_sim *make_sim(int dim, int with_contacts, int n_walls, int64_t ste
       nrm[d] = moreau_rng_uniform(&rw) + 0.1;
       v[d] = moreau_rng_uniform(&rw) - 0.5;
     }
-    moreau_walls_add(sim->walls, p, nrm, MOREAU_WALL_VELOCITY, v, 0, 0, 0, NULL);
+    MOREAU_CALL(moreau_walls_add(sc->walls, p, nrm, MOREAU_WALL_VELOCITY, v, 0, 0, 0, NULL));
     for (int d = 0; d < 3; d++)
-      sim->walls->reaction[3 * k + d] = any_double(&rw);
+      sc->walls->reaction[3 * k + d] = any_double(&rw);
   }
-  return sim;
+  return MOREAU_SUCCESS;
 }
 
-static void destroy_sim(moreau_sim **sim)
+/* Collective. A scene built by hand: a few random bodies per rank (none on
+ * rank 1 when there are several ranks, to exercise empty slabs), two ghosts,
+ * contacts between owned bodies, with a ghost and with walls, and two walls
+ * that are the same on every rank. */
+static scene *make_scene(int dim, int with_contacts, int n_walls, int64_t step, uint64_t seed)
 {
-  moreau_bodies_destroy(&(*sim)->bodies);
-  moreau_contacts_destroy(&(*sim)->contacts);
-  moreau_walls_destroy(&(*sim)->walls);
-  free(*sim);
-  *sim = NULL;
+  scene *sc = calloc(1, sizeof(*sc));
+  moreau_err err = fill_scene(sc, dim, with_contacts, n_walls, step, seed);
+  if (err) fprintf(stderr, "rank %d: %s\n", rank, moreau_error_message());
+  ck_assert(io_test_all(err == MOREAU_SUCCESS));
+  return sc;
+}
+
+/* Collective. */
+static void destroy_scene(scene **sc)
+{
+  moreau_err err = moreau_bodies_destroy(&(*sc)->bodies);
+  if (!err) err = moreau_contacts_destroy(&(*sc)->contacts);
+  if (!err) err = moreau_walls_destroy(&(*sc)->walls);
+  free(*sc);
+  *sc = NULL;
+  ck_assert(io_test_all(err == MOREAU_SUCCESS));
 }
 
 /* Collective: every rank gets all ranks' items (bytes each), in rank order. */
@@ -153,16 +171,16 @@ static void *gather_all(const void *mine, int n, size_t bytes, int *total)
 
 static int same(const void *a, const void *b, size_t bytes) { return memcmp(a, b, bytes) == 0; }
 
-/* Collective: the bodies read back are exactly the owned bodies of the sim,
- * each once. */
-static void check_same_bodies(const moreau_sim *sim, const moreau_bodies *got)
+/* Collective: the bodies read back are exactly the owned bodies of the
+ * scene, each once. */
+static void check_same_bodies(const scene *sc, const moreau_bodies *got)
 {
-  moreau_body *mine = malloc((size_t)sim->bodies->n_owned * sizeof(*mine) + 1), *all, g;
+  moreau_body *mine = malloc((size_t)sc->bodies->n_owned * sizeof(*mine) + 1), *all, g;
   int n_all;
   long bad = 0, matched = 0;
-  for (moreau_lid i = 0; i < sim->bodies->n_owned; i++)
-    moreau_bodies_get(sim->bodies, i, &mine[i]);
-  all = gather_all(mine, sim->bodies->n_owned, sizeof(*mine), &n_all);
+  for (moreau_lid i = 0; i < sc->bodies->n_owned; i++)
+    moreau_bodies_get(sc->bodies, i, &mine[i]);
+  all = gather_all(mine, sc->bodies->n_owned, sizeof(*mine), &n_all);
   for (moreau_lid i = 0; i < got->n_owned; i++) {
     const moreau_body *e = NULL;
     moreau_bodies_get(got, i, &g);
@@ -190,16 +208,16 @@ static void check_same_bodies(const moreau_sim *sim, const moreau_bodies *got)
   ck_assert_int_eq(matched, n_all);
 }
 
-/* What the sim says the contact rows of the file must hold. */
+/* What the scene says the contact rows of the file must hold. */
 typedef struct {
   int64_t gid_a, gid_b;
   double ends[6], f_n, f_t, force[3], normal[3];
 } contact_row;
 
-static contact_row *expected_contacts(const moreau_sim *sim, int *n_all)
+static contact_row *expected_contacts(const scene *sc, int *n_all)
 {
-  const moreau_contacts *c = sim->contacts;
-  const double *x = sim->bodies->x;
+  const moreau_contacts *c = sc->contacts;
+  const double *x = sc->bodies->x;
   contact_row *mine = calloc((size_t)c->n + 1, sizeof(*mine)), *all;
   for (moreau_lid i = 0; i < c->n; i++) {
     moreau_lid a = c->a[i], b = c->b[i];
@@ -259,19 +277,18 @@ static int attr_equals(hid_t file, const char *name, hid_t type, const void *exp
 }
 
 /* Rank 0 only: problems in the contact, wall and attribute data of a file. */
-static int check_file_data(const char *path, const moreau_sim *sim, const contact_row *rows, int n_rows,
-                           int64_t n_bodies)
+static int check_file_data(const char *path, const scene *sc, const contact_row *rows, int n_rows, int64_t n_bodies)
 {
   hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-  int bad = 0, nw = sim->walls->n;
-  int32_t dim = sim->dim;
+  int bad = 0, nw = sc->walls->n;
+  int32_t dim = sc->rs.dim;
   int64_t nc = n_rows;
   int64_t *ga, *gb;
   double *ends, *fn, *ft, *force, *normal;
   if (file < 0) return 1;
-  bad += !attr_equals(file, "time", H5T_NATIVE_DOUBLE, &sim->time, sizeof(double));
-  bad += !attr_equals(file, "dt", H5T_NATIVE_DOUBLE, &sim->dt, sizeof(double));
-  bad += !attr_equals(file, "step", H5T_NATIVE_INT64, &sim->step, sizeof(int64_t));
+  bad += !attr_equals(file, "time", H5T_NATIVE_DOUBLE, &sc->rs.time, sizeof(double));
+  bad += !attr_equals(file, "dt", H5T_NATIVE_DOUBLE, &sc->rs.dt, sizeof(double));
+  bad += !attr_equals(file, "step", H5T_NATIVE_INT64, &sc->rs.step, sizeof(int64_t));
   bad += !attr_equals(file, "dim", H5T_NATIVE_INT32, &dim, sizeof(int32_t));
   bad += !attr_equals(file, "n_bodies", H5T_NATIVE_INT64, &n_bodies, sizeof(int64_t));
   bad += !attr_equals(file, "n_contacts", H5T_NATIVE_INT64, &nc, sizeof(int64_t));
@@ -303,7 +320,7 @@ static int check_file_data(const char *path, const moreau_sim *sim, const contac
   free(normal);
   if (nw > 0) {
     static const char *names[4] = {"/walls/point", "/walls/normal", "/walls/velocity", "/walls/reaction"};
-    const double *src[4] = {sim->walls->point, sim->walls->normal, sim->walls->velocity, sim->walls->reaction};
+    const double *src[4] = {sc->walls->point, sc->walls->normal, sc->walls->velocity, sc->walls->reaction};
     for (int k = 0; k < 4; k++) {
       double *w = read_dataset(file, names[k], H5T_NATIVE_DOUBLE, 8, (hsize_t)nw, 3);
       bad += !w || !same(w, src[k], 3 * (size_t)nw * sizeof(double));
@@ -436,9 +453,9 @@ static int bcast_int(int v)
   return v;
 }
 
-static void write_ok(const moreau_sim *sim, const char *dir)
+static void write_ok(const scene *sc, const char *dir)
 {
-  moreau_err err = moreau_snapshot_write(sim, dir);
+  moreau_err err = moreau_snapshot_write(&sc->rs, sc->bodies, sc->contacts, sc->walls, dir);
   if (err) fprintf(stderr, "rank %d: %s\n", rank, moreau_error_message());
   ck_assert(io_test_all(err == MOREAU_SUCCESS));
 }
@@ -446,7 +463,7 @@ static void write_ok(const moreau_sim *sim, const char *dir)
 static void round_trip(int dim)
 {
   char dir[512], snap_dir[600], h5[700], xmf[700], top[700];
-  moreau_sim *sim = make_sim(dim, 1, 2, 42, 7 + (uint64_t)dim);
+  scene *sc = make_scene(dim, 1, 2, 42, 7 + (uint64_t)dim);
   moreau_bodies *back;
   contact_row *rows;
   int n_rows, bad = 0, refs = 0, refs_top = 0;
@@ -457,20 +474,20 @@ static void round_trip(int dim)
   snprintf(h5, sizeof(h5), "%s/snap_000042.h5", snap_dir);
   snprintf(xmf, sizeof(xmf), "%s/snap_000042.xmf", snap_dir);
   snprintf(top, sizeof(top), "%s/snapshots.xmf", dir);
-  write_ok(sim, dir);
+  write_ok(sc, dir);
 
-  moreau_bodies_create(MPI_COMM_WORLD, dim, &back);
+  ck_assert(io_test_all(moreau_bodies_create(MPI_COMM_WORLD, dim, &back) == MOREAU_SUCCESS));
   err = moreau_read_particles(h5, back, materials);
   if (err) fprintf(stderr, "rank %d: %s\n", rank, moreau_error_message());
   ck_assert(io_test_all(err == MOREAU_SUCCESS));
-  check_same_bodies(sim, back);
-  moreau_bodies_destroy(&back);
+  check_same_bodies(sc, back);
+  ck_assert(io_test_all(moreau_bodies_destroy(&back) == MOREAU_SUCCESS));
 
-  rows = expected_contacts(sim, &n_rows);
-  moreau_bodies_global_count(sim->bodies, &n_bodies, NULL);
+  rows = expected_contacts(sc, &n_rows);
+  ck_assert(io_test_all(moreau_bodies_global_count(sc->bodies, &n_bodies, NULL) == MOREAU_SUCCESS));
   if (rank == 0) {
     char *text;
-    bad += check_file_data(h5, sim, rows, n_rows, n_bodies);
+    bad += check_file_data(h5, sc, rows, n_rows, n_bodies);
     bad += check_xdmf(xmf, &refs);
     bad += check_xdmf(top, &refs_top);
     bad += count_tmp_files(snap_dir) + count_tmp_files(dir);
@@ -485,7 +502,7 @@ static void round_trip(int dim)
    * connectivity, endpoints and 3 attributes. */
   ck_assert_int_eq(bcast_int(refs), 13);
   ck_assert_int_eq(bcast_int(refs_top), 13);
-  destroy_sim(&sim);
+  destroy_scene(&sc);
 }
 
 START_TEST(t_round_trip_2d) { round_trip(2); }
@@ -499,7 +516,7 @@ END_TEST
 START_TEST(t_no_contacts_and_collection)
 {
   char dir[512], h5[700], xmf[700], top[700];
-  moreau_sim *first = make_sim(2, 1, 2, 7, 99), *second = make_sim(2, 0, 0, 8, 100);
+  scene *first = make_scene(2, 1, 2, 7, 99), *second = make_scene(2, 0, 0, 8, 100);
   int bad = 0, refs = 0, refs_top = 0;
   int64_t n_bodies;
   snprintf(dir, sizeof(dir), "%s/collection", tmpdir);
@@ -508,7 +525,7 @@ START_TEST(t_no_contacts_and_collection)
   snprintf(top, sizeof(top), "%s/snapshots.xmf", dir);
   write_ok(first, dir);
   write_ok(second, dir);
-  moreau_bodies_global_count(second->bodies, &n_bodies, NULL);
+  ck_assert(io_test_all(moreau_bodies_global_count(second->bodies, &n_bodies, NULL) == MOREAU_SUCCESS));
   if (rank == 0) {
     char *text = read_text(xmf), *all = read_text(top);
     double times[3];
@@ -518,7 +535,7 @@ START_TEST(t_no_contacts_and_collection)
     bad += check_xdmf(top, &refs_top);
     bad += count_occurrences(text, "Name=\"contacts\"") != 0;
     bad += count_occurrences(all, "CollectionType=\"Temporal\"") != 1;
-    bad += n_times != 2 || !same(&times[0], &first->time, 8) || !same(&times[1], &second->time, 8);
+    bad += n_times != 2 || !same(&times[0], &first->rs.time, 8) || !same(&times[1], &second->rs.time, 8);
     if (bad) fprintf(stderr, "collection:\n%s\n", all ? all : "(missing)");
     free(text);
     free(all);
@@ -526,8 +543,8 @@ START_TEST(t_no_contacts_and_collection)
   ck_assert_int_eq(bcast_int(bad), 0);
   ck_assert_int_eq(bcast_int(refs), 8);
   ck_assert_int_eq(bcast_int(refs_top), 13 + 8);
-  destroy_sim(&first);
-  destroy_sim(&second);
+  destroy_scene(&first);
+  destroy_scene(&second);
 }
 END_TEST
 
@@ -536,7 +553,7 @@ END_TEST
 START_TEST(t_stale_snapshots)
 {
   char dir[512], top[700];
-  moreau_sim *late = make_sim(3, 1, 1, 50, 5), *early = make_sim(3, 1, 1, 10, 6);
+  scene *late = make_scene(3, 1, 1, 50, 5), *early = make_scene(3, 1, 1, 10, 6);
   int bad = 0;
   snprintf(dir, sizeof(dir), "%s/stale", tmpdir);
   snprintf(top, sizeof(top), "%s/snapshots.xmf", dir);
@@ -550,8 +567,8 @@ START_TEST(t_stale_snapshots)
     free(all);
   }
   ck_assert_int_eq(bcast_int(bad), 0);
-  destroy_sim(&late);
-  destroy_sim(&early);
+  destroy_scene(&late);
+  destroy_scene(&early);
 }
 END_TEST
 
@@ -562,22 +579,22 @@ static void expect_read_error(const char *path, int dim, const char *text)
   moreau_bodies *b;
   moreau_err err;
   int good;
-  moreau_bodies_create(MPI_COMM_WORLD, dim, &b);
+  ck_assert(io_test_all(moreau_bodies_create(MPI_COMM_WORLD, dim, &b) == MOREAU_SUCCESS));
   err = moreau_read_particles(path, b, materials);
   good = moreau_error_is_local() && strstr(moreau_error_message(), text) != NULL;
   if (moreau_error_is_local() && !good) fprintf(stderr, "unexpected message: %s\n", moreau_error_message());
   ck_assert(io_test_all(err == MOREAU_ERR_INPUT && b->n_owned == 0));
   ck_assert_int_ge(io_test_sum(good), 1);
   moreau_error_clear();
-  moreau_bodies_destroy(&b);
+  ck_assert(io_test_all(moreau_bodies_destroy(&b) == MOREAU_SUCCESS));
 }
 
 START_TEST(t_read_errors)
 {
   char dir[512], path[700], expected[800];
-  moreau_sim *sim = make_sim(3, 0, 0, 3, 11);
+  scene *sc = make_scene(3, 0, 0, 3, 11);
   snprintf(dir, sizeof(dir), "%s/errors", tmpdir);
-  write_ok(sim, dir);
+  write_ok(sc, dir);
   snprintf(path, sizeof(path), "%s/snapshots/snap_000003.h5", dir);
   snprintf(expected, sizeof(expected), "%s: snapshot is 3D but the run is 2D", path);
   expect_read_error(path, 2, expected);
@@ -588,7 +605,7 @@ START_TEST(t_read_errors)
   snprintf(path, sizeof(path), "%s/missing.h5", tmpdir);
   snprintf(expected, sizeof(expected), "%s: cannot open (No such file or directory)", path);
   expect_read_error(path, 3, expected);
-  destroy_sim(&sim);
+  destroy_scene(&sc);
 }
 END_TEST
 
@@ -613,9 +630,12 @@ int main(int argc, char **argv)
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   io_test_make_tmpdir(tmpdir);
-  moreau_materials_create(3, &law, 1.0, &materials);
+  if (moreau_materials_create(3, &law, 1.0, &materials)) {
+    moreau_error_print(1);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
   status = io_test_run(snapshot_suite());
-  moreau_materials_destroy(&materials);
+  if (moreau_materials_destroy(&materials)) status = EXIT_FAILURE;
   io_test_remove_tree(tmpdir);
   MPI_Finalize();
   return status;

@@ -14,37 +14,43 @@
 
 static moreau_err add_walls(moreau_sim *sim, const inv_box *p)
 {
+  moreau_walls *w = moreau_sim_walls(sim);
   const double v[3] = {p->box_velocity, 0, 0};
   const double left[3] = {0, 0, 0}, right[3] = {p->width, 0, 0};
   const double east[3] = {1, 0, 0}, west[3] = {-1, 0, 0}, up[3] = {0, 1, 0};
-  MOREAU_CALL(moreau_walls_add(sim->walls, left, up, MOREAU_WALL_VELOCITY, v, 0.0, 0.0, 0, NULL));
-  MOREAU_CALL(moreau_walls_add(sim->walls, left, east, MOREAU_WALL_VELOCITY, v, 0.0, 0.0, 0, NULL));
-  MOREAU_CALL(moreau_walls_add(sim->walls, right, west, MOREAU_WALL_VELOCITY, v, 0.0, 0.0, 0, NULL));
+  MOREAU_CALL(moreau_walls_add(w, left, up, MOREAU_WALL_VELOCITY, v, 0.0, 0.0, 0, NULL));
+  MOREAU_CALL(moreau_walls_add(w, left, east, MOREAU_WALL_VELOCITY, v, 0.0, 0.0, 0, NULL));
+  MOREAU_CALL(moreau_walls_add(w, right, west, MOREAU_WALL_VELOCITY, v, 0.0, 0.0, 0, NULL));
   return MOREAU_SUCCESS;
 }
 
 moreau_err inv_box_create(MPI_Comm comm, const inv_box *p, moreau_sim **simp)
 {
   moreau_sim *sim;
+  moreau_bodies *b;
+  moreau_nlgs *nlgs;
+  const double gravity[3] = {0.0, -9.81, 0.0};
   moreau_gen_params gen = {MOREAU_GEN_LATTICE, p->n, {0, 0, 0}, {p->width, p->height, 0}, 0.5, 0.3, 0.8, 42, 0};
   MOREAU_CALL(moreau_sim_create(comm, 2, &sim));
+  b = moreau_sim_bodies(sim);
+  nlgs = moreau_sim_nlgs(sim);
   MOREAU_CALL(scene_set_law(sim, p->mu, 0.0, 0.0));
-  sim->dt = p->dt;
-  sim->alert = p->alert;
-  sim->gravity[1] = -9.81;
-  MOREAU_CALL(moreau_generate(&gen, sim->bodies, sim->materials));
-  for (moreau_lid i = 0; i < sim->bodies->n_owned; i++) {
+  moreau_sim_set_dt(sim, p->dt);
+  moreau_sim_set_alert(sim, p->alert);
+  moreau_sim_set_gravity(sim, gravity);
+  MOREAU_CALL(moreau_generate(&gen, b, moreau_sim_materials(sim)));
+  for (moreau_lid i = 0; i < b->n_owned; i++) {
     moreau_rng rng;
-    moreau_rng_seed(&rng, 77, (uint64_t)sim->bodies->gid[i]);
-    sim->bodies->v[3 * i] = p->box_velocity + p->scatter * (2.0 * moreau_rng_uniform(&rng) - 1.0);
-    sim->bodies->v[3 * i + 1] = p->scatter * (2.0 * moreau_rng_uniform(&rng) - 1.0);
-    sim->bodies->w[3 * i + 2] = p->scatter * (2.0 * moreau_rng_uniform(&rng) - 1.0);
+    moreau_rng_seed(&rng, 77, (uint64_t)b->gid[i]);
+    b->v[3 * i] = p->box_velocity + p->scatter * (2.0 * moreau_rng_uniform(&rng) - 1.0);
+    b->v[3 * i + 1] = p->scatter * (2.0 * moreau_rng_uniform(&rng) - 1.0);
+    b->w[3 * i + 2] = p->scatter * (2.0 * moreau_rng_uniform(&rng) - 1.0);
   }
   MOREAU_CALL(add_walls(sim, p));
-  moreau_nlgs_set_tolerance(sim->nlgs, p->nlgs_tol, MOREAU_NLGS_NORM_MEAN);
-  moreau_nlgs_set_iterations(sim->nlgs, 2, 5000);
-  moreau_nlgs_set_seed(sim->nlgs, p->seed);
-  if (sim->part) moreau_part_set_imbalance(sim->part, p->imbalance);
+  moreau_nlgs_set_tolerance(nlgs, p->nlgs_tol, MOREAU_NLGS_NORM_MEAN);
+  moreau_nlgs_set_iterations(nlgs, 2, 5000);
+  moreau_nlgs_set_seed(nlgs, p->seed);
+  moreau_part_set_imbalance(moreau_sim_part(sim), p->imbalance);
   MOREAU_CALL(moreau_sim_setup(sim, 0.01));
   *simp = sim;
   return MOREAU_SUCCESS;
@@ -68,43 +74,47 @@ moreau_err inv_pyramid_add(moreau_sim *sim, int n0)
 
 static double frame_kinetic_energy(const moreau_sim *sim, double vx)
 {
-  const moreau_bodies *b = sim->bodies;
+  const moreau_bodies *b = moreau_sim_bodies(sim);
   double e = 0.0;
   for (moreau_lid i = 0; i < b->n_owned; i++) {
     double u = b->v[3 * i] - vx, v = b->v[3 * i + 1], w = b->w[3 * i + 2];
     if (b->inv_mass[i] > 0.0) e += 0.5 * (u * u + v * v) / b->inv_mass[i];
     if (b->inv_inertia[i] > 0.0) e += 0.5 * w * w / b->inv_inertia[i];
   }
-  return par_sum(sim->comm, e);
+  return par_sum(moreau_sim_comm(sim), e);
 }
 
 moreau_err inv_run(moreau_sim *sim, int steps, int window, double frame_vx, inv_state *st)
 {
+  const moreau_bodies *b = moreau_sim_bodies(sim);
+  const moreau_walls *w = moreau_sim_walls(sim);
   int64_t count0, sum0;
   double rmin = INFINITY;
   memset(st, 0, sizeof(*st));
   st->converged = 1;
-  MOREAU_CALL(moreau_bodies_global_count(sim->bodies, &count0, &sum0));
+  MOREAU_CALL(moreau_bodies_global_count(b, &count0, &sum0));
   for (int s = 0; s < steps; s++) {
+    const moreau_step_stats *stats;
     MOREAU_CALL(moreau_sim_step(sim));
-    MOREAU_CALL(moreau_bodies_global_count(sim->bodies, &st->count, &st->gid_sum));
+    stats = moreau_sim_stats(sim);
+    MOREAU_CALL(moreau_bodies_global_count(b, &st->count, &st->gid_sum));
     st->count_changes += st->count != count0 || st->gid_sum != sum0;
-    st->max_overlap = fmax(st->max_overlap, sim->max_overlap);
-    st->converged &= sim->solve.converged;
+    st->max_overlap = fmax(st->max_overlap, stats->max_overlap);
+    st->converged &= stats->solve.converged;
     if (s >= steps - window)
-      for (int iw = 0; iw < sim->walls->n; iw++)
-        st->wall_load -= sim->walls->reaction[3 * iw + 1] / window;
+      for (int iw = 0; iw < w->n; iw++)
+        st->wall_load -= w->reaction[3 * iw + 1] / window;
   }
-  for (moreau_lid i = 0; i < sim->bodies->n_owned; i++)
-    rmin = fmin(rmin, sim->bodies->radius[i]);
-  MOREAU_MPI_CALL(MPI_Allreduce(&rmin, &st->min_radius, 1, MPI_DOUBLE, MPI_MIN, sim->comm));
+  for (moreau_lid i = 0; i < b->n_owned; i++)
+    rmin = fmin(rmin, b->radius[i]);
+  MOREAU_MPI_CALL(MPI_Allreduce(&rmin, &st->min_radius, 1, MPI_DOUBLE, MPI_MIN, moreau_sim_comm(sim)));
   st->mean_x = par_mean_coordinate(sim, 0);
   st->mean_y = par_mean_coordinate(sim, 1);
   st->kinetic = frame_kinetic_energy(sim, frame_vx);
-  st->contacts = sim->n_contacts_global;
-  if (sim->part) {
+  st->contacts = moreau_sim_stats(sim)->n_contacts_global;
+  if (moreau_sim_size(sim) > 1) {
     moreau_part_stats stats;
-    moreau_part_get_stats(sim->part, &stats);
+    moreau_part_get_stats(moreau_sim_part(sim), &stats);
     st->repartitions = stats.repartitions;
   }
   return MOREAU_SUCCESS;

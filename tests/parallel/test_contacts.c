@@ -32,14 +32,16 @@ static const inv_box scene = {.n = 3000,
 static moreau_err first_step_contacts(MPI_Comm comm, par_contact **all, int64_t *n, int64_t *n_global, long *misplaced)
 {
   moreau_sim *sim;
+  const moreau_contacts *c;
   MOREAU_CALL(inv_box_create(comm, &scene, &sim));
   MOREAU_CALL(moreau_sim_step(sim));
+  c = moreau_sim_contacts(sim);
   /* A contact belongs to the owner of body a, the smaller gid. */
   *misplaced = 0;
-  for (moreau_lid k = 0; k < sim->contacts->n; k++)
-    *misplaced += sim->contacts->a[k] >= sim->bodies->n_owned || sim->contacts->gid_a[k] >= sim->contacts->gid_b[k];
-  par_gather_contacts(comm, sim->contacts, all, n);
-  *n_global = sim->n_contacts_global;
+  for (moreau_lid k = 0; k < c->n; k++)
+    *misplaced += c->a[k] >= moreau_sim_bodies(sim)->n_owned || c->gid_a[k] >= c->gid_b[k];
+  par_gather_contacts(comm, c, all, n);
+  *n_global = moreau_sim_stats(sim)->n_contacts_global;
   MOREAU_CALL(moreau_sim_destroy(&sim));
   return MOREAU_SUCCESS;
 }
@@ -119,8 +121,8 @@ START_TEST(default_alert_is_partition_invariant)
   if (par_rank(MPI_COMM_WORLD) == 0) {
     ref_err = inv_box_create(MPI_COMM_SELF, &automatic, &sim);
     if (!ref_err) {
-      ref[0] = sim->alert;
-      ref[1] = sim->rmax;
+      ref[0] = moreau_sim_alert(sim);
+      ref[1] = moreau_sim_rmax(sim);
       ref_err = moreau_sim_destroy(&sim);
     }
   }
@@ -128,8 +130,8 @@ START_TEST(default_alert_is_partition_invariant)
   PAR_TRY(MPI_COMM_WORLD, ref_err);
   MPI_Bcast(ref, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
   PAR_TRY(MPI_COMM_WORLD, inv_box_create(MPI_COMM_WORLD, &automatic, &sim));
-  here[0] = sim->alert;
-  here[1] = sim->rmax;
+  here[0] = moreau_sim_alert(sim);
+  here[1] = moreau_sim_rmax(sim);
   PAR_TRY(MPI_COMM_WORLD, moreau_sim_destroy(&sim));
   ck_assert_msg(here[1] == ref[1], "largest radius %a on %d ranks, %a on one", here[1], par_size(MPI_COMM_WORLD),
                 ref[1]);

@@ -41,10 +41,10 @@ static void run(run_record *r)
   PAR_TRY(MPI_COMM_WORLD, inv_box_create(MPI_COMM_WORLD, &scene, &sim));
   for (int s = 0; s < STEPS; s++) {
     PAR_TRY(MPI_COMM_WORLD, inv_run(sim, 1, 1, 0.0, &st));
-    r->sweeps += sim->solve.iterations;
+    r->sweeps += moreau_sim_stats(sim)->solve.iterations;
   }
-  par_gather_bodies(sim->bodies, &r->bodies, &r->n_bodies);
-  par_gather_contacts(sim->comm, sim->contacts, &r->contacts, &r->n_contacts);
+  par_gather_bodies(moreau_sim_bodies(sim), &r->bodies, &r->n_bodies);
+  par_gather_contacts(moreau_sim_comm(sim), moreau_sim_contacts(sim), &r->contacts, &r->n_contacts);
   r->repartitions = st.repartitions;
   PAR_TRY(MPI_COMM_WORLD, moreau_sim_destroy(&sim));
 }

@@ -40,10 +40,10 @@
 static moreau_err configure(moreau_sim *sim)
 {
   MOREAU_CALL(scene_set_law(sim, 0.0, 0.0, 0.0));
-  sim->dt = 1e-3;
-  sim->gravity[1] = -9.81;
-  moreau_nlgs_set_tolerance(sim->nlgs, SOLVE_TOL, MOREAU_NLGS_NORM_MEAN);
-  moreau_nlgs_set_iterations(sim->nlgs, 2, 1000000);
+  moreau_sim_set_dt(sim, 1e-3);
+  moreau_sim_set_gravity(sim, (const double[3]){0.0, -9.81, 0.0});
+  moreau_nlgs_set_tolerance(moreau_sim_nlgs(sim), SOLVE_TOL, MOREAU_NLGS_NORM_MEAN);
+  moreau_nlgs_set_iterations(moreau_sim_nlgs(sim), 2, 1000000);
   return MOREAU_SUCCESS;
 }
 
@@ -58,16 +58,16 @@ typedef struct {
  * No checks inside, so that rank 0 may run it alone. */
 static moreau_err solve(moreau_sim *sim, par_contact **all, int64_t *n, solve_info *info)
 {
-  const moreau_bodies *b = sim->bodies;
+  const moreau_bodies *b = moreau_sim_bodies(sim);
   double vmax = 0.0;
   MOREAU_CALL(moreau_sim_setup(sim, 1e-9));
   MOREAU_CALL(moreau_sim_step(sim));
   for (moreau_lid i = 0; i < b->n_owned; i++)
     vmax = fmax(vmax, hypot(b->v[3 * i], b->v[3 * i + 1]) + fabs(b->w[3 * i + 2]) * b->radius[i]);
-  info->speed = par_max(sim->comm, vmax);
-  info->sweeps = sim->solve.iterations;
-  info->converged = sim->solve.converged;
-  par_gather_contacts(sim->comm, sim->contacts, all, n);
+  info->speed = par_max(moreau_sim_comm(sim), vmax);
+  info->sweeps = moreau_sim_stats(sim)->solve.iterations;
+  info->converged = moreau_sim_stats(sim)->solve.converged;
+  par_gather_contacts(moreau_sim_comm(sim), moreau_sim_contacts(sim), all, n);
   return MOREAU_SUCCESS;
 }
 
@@ -75,10 +75,12 @@ static moreau_err solve(moreau_sim *sim, par_contact **all, int64_t *n, solve_in
 static moreau_err reference(const char *dir, par_contact **all, int64_t *n, solve_info *info)
 {
   moreau_sim *sim;
+  moreau_run_state rs;
   MOREAU_CALL(moreau_sim_create(MPI_COMM_SELF, 2, &sim));
   MOREAU_CALL(configure(sim));
   MOREAU_CALL(inv_pyramid_add(sim, PYRAMID_ROWS));
-  MOREAU_CALL(moreau_snapshot_write(sim, dir));
+  moreau_sim_run_state(sim, &rs);
+  MOREAU_CALL(moreau_snapshot_write(&rs, moreau_sim_bodies(sim), moreau_sim_contacts(sim), moreau_sim_walls(sim), dir));
   MOREAU_CALL(solve(sim, all, n, info));
   MOREAU_CALL(moreau_sim_destroy(&sim));
   return MOREAU_SUCCESS;
@@ -105,7 +107,7 @@ START_TEST(static_pile_forces_match_one_rank)
 
   PAR_TRY(MPI_COMM_WORLD, moreau_sim_create(MPI_COMM_WORLD, 2, &sim));
   PAR_TRY(MPI_COMM_WORLD, configure(sim));
-  PAR_TRY(MPI_COMM_WORLD, moreau_read_particles(path, sim->bodies, sim->materials));
+  PAR_TRY(MPI_COMM_WORLD, moreau_read_particles(path, moreau_sim_bodies(sim), moreau_sim_materials(sim)));
   PAR_TRY(MPI_COMM_WORLD, solve(sim, &c, &n, &info));
   PAR_TRY(MPI_COMM_WORLD, moreau_sim_destroy(&sim));
   inv_remove_tree(dir);

@@ -89,7 +89,7 @@ moreau_err part_test_make_history(const moreau_bodies *b, int shift, moreau_cont
   moreau_gid *gids;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  MOREAU_CALL(moreau_contacts_create(h));
+  MOREAU_CALL(moreau_contacts_create(0, h));
   if (shift) {
     int to = (rank + shift) % size, from = (rank - shift % size + size) % size;
     MPI_Sendrecv(&n_out, 1, MPI_INT, to, 1, &n_in, 1, MPI_INT, from, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);

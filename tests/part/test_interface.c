@@ -139,7 +139,7 @@ static void run_interface(const part_test_scene *s, moreau_part_type type)
     touched[i] = (char)touched_copy(rank, b->gid[i], i >= b->n_owned);
   set_initial(s->dim, rank, b);
   PT_TRY(moreau_part_interface_build(part, b, touched, mult));
-  PT_TRY(moreau_part_interface_average(part, b));
+  PT_TRY(moreau_part_interface_average(part, b, NULL));
 
   for (moreau_lid i = 0; i < n_local; i++) {
     double *r = &rec[(size_t)REC * i];
@@ -173,7 +173,7 @@ static void run_interface(const part_test_scene *s, moreau_part_type type)
     local_bad = 0;
     set_initial(s->dim, rank, b);
     if (rebuild) PT_TRY(moreau_part_interface_build(part, b, touched, mult));
-    PT_TRY(moreau_part_interface_average(part, b));
+    PT_TRY(moreau_part_interface_average(part, b, NULL));
     for (moreau_lid i = 0; i < n_local; i++) {
       double c[MAXC] = {0};
       components(s->dim, b, i, c);
@@ -184,7 +184,7 @@ static void run_interface(const part_test_scene *s, moreau_part_type type)
 
   /* New ghosts invalidate the plan. */
   PT_TRY(moreau_part_ghosts(part, b, s->rmax + 0.25));
-  ck_assert_int_eq(moreau_part_interface_average(part, b), MOREAU_ERR_INTERNAL);
+  ck_assert_int_eq(moreau_part_interface_average(part, b, NULL), MOREAU_ERR_INTERNAL);
   moreau_error_clear();
 
   free(touched);

@@ -8,3 +8,10 @@ moreau_test_program(test_part ${MOREAU_PART_TEST_DIR}/test_part.c ${MOREAU_PART_
 foreach(tcase setup ghosts migrate repartition interface determinism)
   moreau_mpi_test(part_${tcase} test_part RANKS 1 2 4 8 TIMEOUT 120 ARGS ${tcase})
 endforeach()
+
+# History entries with law state (state width 3) through setup from the
+# wrong ranks, migration and forced repartitions: each entry stays with its
+# body, sorted, with the force and state of its key.
+moreau_test_program(test_history_state ${MOREAU_PART_TEST_DIR}/test_history_state.c
+                    ${MOREAU_PART_TEST_DIR}/part_test_util.c)
+moreau_mpi_test(part_history_state test_history_state RANKS 1 2 4 TIMEOUT 120)

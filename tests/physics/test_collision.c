@@ -23,26 +23,26 @@ static void collide(double e_n)
   moreau_err err = MOREAU_SUCCESS;
   PAR_TRY(MPI_COMM_WORLD, moreau_sim_create(MPI_COMM_WORLD, 2, &sim));
   PAR_TRY(MPI_COMM_WORLD, scene_set_law(sim, 0.3, e_n, 0.0));
-  sim->dt = dt;
-  if (sim->rank == 0) {
+  moreau_sim_set_dt(sim, dt);
+  if (moreau_sim_rank(sim) == 0) {
     err = scene_add_body(sim, 0, x1, va, r1, rho1, 0);
     err = err ? err : scene_add_body(sim, 1, x2, vb, r2, rho2, 0);
     if (!err) {
-      sim->bodies->f_ext[0] = F1;
-      sim->bodies->f_ext[3] = -F2;
+      moreau_sim_bodies(sim)->f_ext[0] = F1;
+      moreau_sim_bodies(sim)->f_ext[3] = -F2;
     }
   }
   PAR_TRY(MPI_COMM_WORLD, err);
-  moreau_nlgs_set_tolerance(sim->nlgs, 1e-14, MOREAU_NLGS_NORM_MEAN);
-  PAR_TRY(sim->comm, moreau_sim_setup(sim, 0.01));
-  PAR_TRY(sim->comm, moreau_sim_step(sim));
+  moreau_nlgs_set_tolerance(moreau_sim_nlgs(sim), 1e-14, MOREAU_NLGS_NORM_MEAN);
+  PAR_TRY(moreau_sim_comm(sim), moreau_sim_setup(sim, 0.01));
+  PAR_TRY(moreau_sim_comm(sim), moreau_sim_step(sim));
 
   /* The disks touch exactly at the midpoint of the step (gap 0). */
-  par_gather_contacts(sim->comm, sim->contacts, &c, &nc);
+  par_gather_contacts(moreau_sim_comm(sim), moreau_sim_contacts(sim), &c, &nc);
   ck_assert_int_eq(nc, 1);
   ck_assert(fabs(c[0].gap) < 1e-12);
-  ck_assert_int_eq(par_get_body(sim->bodies, 0, &a), 1);
-  ck_assert_int_eq(par_get_body(sim->bodies, 1, &b), 1);
+  ck_assert_int_eq(par_get_body(moreau_sim_bodies(sim), 0, &a), 1);
+  ck_assert_int_eq(par_get_body(moreau_sim_bodies(sim), 1, &b), 1);
   double m1 = 1.0 / a.inv_mass, m2 = 1.0 / b.inv_mass;
   double un_minus = v2 - v1, un_plus = b.v[0] - a.v[0];
   double fn_expected = -(1.0 / dt) * m1 * m2 / (m1 + m2) * (1.0 + e_n) * un_minus + (m2 * F1 + m1 * F2) / (m1 + m2);
@@ -77,20 +77,20 @@ START_TEST(test_no_adhesion)
   int64_t nc;
   moreau_err err = MOREAU_SUCCESS;
   PAR_TRY(MPI_COMM_WORLD, moreau_sim_create(MPI_COMM_WORLD, 2, &sim));
-  sim->dt = 1e-3;
-  sim->alert = 0.1;
-  if (sim->rank == 0) {
+  moreau_sim_set_dt(sim, 1e-3);
+  moreau_sim_set_alert(sim, 0.1);
+  if (moreau_sim_rank(sim) == 0) {
     err = scene_add_body(sim, 0, x1, va, 1.0, 1.0, 0);
     err = err ? err : scene_add_body(sim, 1, x2, vb, 1.0, 1.0, 0);
   }
   PAR_TRY(MPI_COMM_WORLD, err);
-  PAR_TRY(sim->comm, moreau_sim_setup(sim, 0.01));
-  PAR_TRY(sim->comm, moreau_sim_step(sim));
-  par_gather_contacts(sim->comm, sim->contacts, &c, &nc);
+  PAR_TRY(moreau_sim_comm(sim), moreau_sim_setup(sim, 0.01));
+  PAR_TRY(moreau_sim_comm(sim), moreau_sim_step(sim));
+  par_gather_contacts(moreau_sim_comm(sim), moreau_sim_contacts(sim), &c, &nc);
   ck_assert_int_eq(nc, 1);
   ck_assert(c[0].force[0] == 0.0);
-  ck_assert_int_eq(par_get_body(sim->bodies, 0, &a), 1);
-  ck_assert_int_eq(par_get_body(sim->bodies, 1, &b), 1);
+  ck_assert_int_eq(par_get_body(moreau_sim_bodies(sim), 0, &a), 1);
+  ck_assert_int_eq(par_get_body(moreau_sim_bodies(sim), 1, &b), 1);
   ck_assert(a.v[0] == -1.0 && b.v[0] == 1.0);
   free(c);
   PAR_TRY(MPI_COMM_WORLD, moreau_sim_destroy(&sim));

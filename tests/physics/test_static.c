@@ -21,25 +21,25 @@ START_TEST(test_disk_at_rest)
   double x[3] = {0.3, r, 0};
   moreau_err added = MOREAU_SUCCESS;
   PAR_TRY(MPI_COMM_WORLD, moreau_sim_create(MPI_COMM_WORLD, 2, &sim));
-  sim->dt = 1e-3;
-  sim->gravity[1] = -g;
-  if (sim->rank == 0) added = scene_add_body(sim, 0, x, NULL, r, 2500.0, 0);
+  moreau_sim_set_dt(sim, 1e-3);
+  moreau_sim_set_gravity(sim, (const double[3]){0.0, -g, 0.0});
+  if (moreau_sim_rank(sim) == 0) added = scene_add_body(sim, 0, x, NULL, r, 2500.0, 0);
   PAR_TRY(MPI_COMM_WORLD, added);
   PAR_TRY(MPI_COMM_WORLD, scene_add_fixed_wall(sim, 0, 0, 0, 1));
-  moreau_nlgs_set_tolerance(sim->nlgs, 1e-12, MOREAU_NLGS_NORM_MEAN);
-  PAR_TRY(sim->comm, moreau_sim_setup(sim, 0.01));
-  ck_assert_int_eq(par_get_body(sim->bodies, 0, &disk), 1);
+  moreau_nlgs_set_tolerance(moreau_sim_nlgs(sim), 1e-12, MOREAU_NLGS_NORM_MEAN);
+  PAR_TRY(moreau_sim_comm(sim), moreau_sim_setup(sim, 0.01));
+  ck_assert_int_eq(par_get_body(moreau_sim_bodies(sim), 0, &disk), 1);
   double weight = g / disk.inv_mass, worst = 0.0;
   for (int step = 0; step < 10000; step++) {
-    PAR_TRY(sim->comm, moreau_sim_step(sim));
-    double err = fabs(-sim->walls->reaction[1] - weight) / weight;
+    PAR_TRY(moreau_sim_comm(sim), moreau_sim_step(sim));
+    double err = fabs(-moreau_sim_walls(sim)->reaction[1] - weight) / weight;
     worst = fmax(worst, err);
   }
-  ck_assert_int_eq(par_get_body(sim->bodies, 0, &disk), 1);
+  ck_assert_int_eq(par_get_body(moreau_sim_bodies(sim), 0, &disk), 1);
   ck_assert_msg(worst < 1e-12, "floor reaction deviates from the weight by %g (relative)", worst);
   ck_assert_msg(fabs(disk.x[1] - r) < 1e-12 * r, "height drifted to %.17g", disk.x[1]);
   ck_assert(fabs(disk.x[0] - 0.3) < 1e-15);
-  ck_assert(fabs(sim->walls->reaction[0]) < 1e-12 * weight);
+  ck_assert(fabs(moreau_sim_walls(sim)->reaction[0]) < 1e-12 * weight);
   PAR_TRY(MPI_COMM_WORLD, moreau_sim_destroy(&sim));
 }
 END_TEST
@@ -51,16 +51,16 @@ static moreau_err solve_column(MPI_Comm comm, int n, double tol, uint64_t seed, 
 {
   moreau_sim *sim;
   MOREAU_CALL(moreau_sim_create(comm, 2, &sim));
-  sim->dt = 1e-3;
-  sim->gravity[1] = -9.81;
-  for (int i = 0; i < n && sim->rank == 0; i++) {
+  moreau_sim_set_dt(sim, 1e-3);
+  moreau_sim_set_gravity(sim, (const double[3]){0.0, -9.81, 0.0});
+  for (int i = 0; i < n && moreau_sim_rank(sim) == 0; i++) {
     double x[3] = {0, 0.5 + i, 0};
     MOREAU_CALL(scene_add_body(sim, i, x, NULL, 0.5, 1.0, 0));
   }
   MOREAU_CALL(scene_add_fixed_wall(sim, 0, 0, 0, 1));
-  moreau_nlgs_set_tolerance(sim->nlgs, tol, MOREAU_NLGS_NORM_QUAD);
-  moreau_nlgs_set_iterations(sim->nlgs, 1, 10000000);
-  moreau_nlgs_set_seed(sim->nlgs, seed);
+  moreau_nlgs_set_tolerance(moreau_sim_nlgs(sim), tol, MOREAU_NLGS_NORM_QUAD);
+  moreau_nlgs_set_iterations(moreau_sim_nlgs(sim), 1, 10000000);
+  moreau_nlgs_set_seed(moreau_sim_nlgs(sim), seed);
   MOREAU_CALL(moreau_sim_setup(sim, 0.01));
   MOREAU_CALL(moreau_sim_step(sim));
   *simp = sim;
@@ -76,10 +76,10 @@ START_TEST(test_column_forces)
   int64_t nc;
   PAR_TRY(MPI_COMM_WORLD, solve_column(MPI_COMM_WORLD, n, 1e-12, 7, &sim));
   /* The convergence test is a reduction: every rank has the same result. */
-  ck_assert(sim->solve.converged);
-  ck_assert_int_eq(par_get_body(sim->bodies, 0, &bottom), 1);
+  ck_assert(moreau_sim_stats(sim)->solve.converged);
+  ck_assert_int_eq(par_get_body(moreau_sim_bodies(sim), 0, &bottom), 1);
   double mg = 9.81 / bottom.inv_mass;
-  par_gather_contacts(sim->comm, sim->contacts, &c, &nc);
+  par_gather_contacts(moreau_sim_comm(sim), moreau_sim_contacts(sim), &c, &nc);
   ck_assert_int_eq(nc, n);
   for (int64_t k = 0; k < nc; k++) {
     /* Contact above body gid_a: (n - 1 - gid_a) bodies over it, plus gid_a itself
@@ -102,8 +102,8 @@ static moreau_err column_sweeps(const int *sizes, double *it)
     for (uint64_t seed = 1; seed <= 5; seed++) {
       moreau_sim *sim;
       MOREAU_CALL(solve_column(MPI_COMM_SELF, sizes[s], 1e-6, seed, &sim));
-      it[s] += sim->solve.iterations / 5.0;
-      it[3] = sim->solve.converged ? it[3] : 0.0;
+      it[s] += moreau_sim_stats(sim)->solve.iterations / 5.0;
+      it[3] = moreau_sim_stats(sim)->solve.converged ? it[3] : 0.0;
       MOREAU_CALL(moreau_sim_destroy(&sim));
     }
   return MOREAU_SUCCESS;

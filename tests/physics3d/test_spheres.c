@@ -19,7 +19,8 @@ static double dot(const double *a, const double *b) { return a[0] * b[0] + a[1] 
 /* Relative velocity of sphere 1 with respect to sphere 0 at their contact point. */
 static void contact_velocity(const moreau_sim *sim, const double *n, double r0, double r1, double *u)
 {
-  const double *v0 = &sim->bodies->v[0], *v1 = &sim->bodies->v[3], *w0 = &sim->bodies->w[0], *w1 = &sim->bodies->w[3];
+  const moreau_bodies *b = moreau_sim_bodies(sim);
+  const double *v0 = &b->v[0], *v1 = &b->v[3], *w0 = &b->w[0], *w1 = &b->w[3];
   double c0[3] = {r0 * n[0], r0 * n[1], r0 * n[2]}, c1[3] = {-r1 * n[0], -r1 * n[1], -r1 * n[2]};
   for (int k = 0; k < 3; k++) {
     int i = (k + 1) % 3, j = (k + 2) % 3;
@@ -44,13 +45,13 @@ static moreau_sim *oblique(double mu, double e_n, double ut, double *n, double *
   }
   ck_assert_int_eq(moreau_sim_create(MPI_COMM_SELF, 3, &sim), 0);
   ck_assert_int_eq(scene_set_law(sim, mu, e_n, 0.0), 0);
-  sim->dt = dt;
+  moreau_sim_set_dt(sim, dt);
   ck_assert_int_eq(scene_add_body(sim, 0, x0, v0, r0, 2.0, 0), 0);
   ck_assert_int_eq(scene_add_body(sim, 1, x1, v1, r1, 1.5, 0), 0);
-  moreau_nlgs_set_tolerance(sim->nlgs, 1e-14, MOREAU_NLGS_NORM_MEAN);
+  moreau_nlgs_set_tolerance(moreau_sim_nlgs(sim), 1e-14, MOREAU_NLGS_NORM_MEAN);
   ck_assert_int_eq(moreau_sim_setup(sim, 0.01), 0);
   ck_assert_int_eq(moreau_sim_step(sim), 0);
-  ck_assert_int_eq(sim->contacts->n, 1);
+  ck_assert_int_eq(moreau_sim_contacts(sim)->n, 1);
   return sim;
 }
 
@@ -61,13 +62,14 @@ START_TEST(test_oblique_frictionless_restitution)
     double e_n = 0.5 * i;
     moreau_sim *sim = oblique(0.0, e_n, 0.8, n, t, um);
     contact_velocity(sim, n, 0.5, 0.7, u);
-    double m0 = 1 / sim->bodies->inv_mass[0], m1 = 1 / sim->bodies->inv_mass[1];
-    double fn = -(1.0 / sim->dt) * m0 * m1 / (m0 + m1) * (1 + e_n) * dot(um, n);
+    const moreau_bodies *b = moreau_sim_bodies(sim);
+    const moreau_contacts *c = moreau_sim_contacts(sim);
+    double m0 = 1 / b->inv_mass[0], m1 = 1 / b->inv_mass[1];
+    double fn = -(1.0 / moreau_sim_dt(sim)) * m0 * m1 / (m0 + m1) * (1 + e_n) * dot(um, n);
     ck_assert_msg(fabs(dot(u, n) + e_n * dot(um, n)) < 1e-10, "e_n %g: u_n+ %.17g", e_n, dot(u, n));
     ck_assert_msg(fabs(dot(u, t) - dot(um, t)) < 1e-10, "frictionless contact changed the sliding velocity");
-    ck_assert_msg(fabs(sim->contacts->force[0] - fn) < 1e-10 * fn, "f_n %.17g expected %.17g", sim->contacts->force[0],
-                  fn);
-    moreau_sim_destroy(&sim);
+    ck_assert_msg(fabs(c->force[0] - fn) < 1e-10 * fn, "f_n %.17g expected %.17g", c->force[0], fn);
+    ck_assert_int_eq(moreau_sim_destroy(&sim), 0);
   }
 }
 END_TEST
@@ -80,13 +82,13 @@ START_TEST(test_oblique_sticking)
   ck_assert_msg(fabs(u[0]) + fabs(u[1]) + fabs(u[2]) < 1e-10, "sticking contact still moves: %g %g %g", u[0], u[1],
                 u[2]);
   /* Linear momentum and angular momentum about the contact point are conserved. */
-  const moreau_bodies *b = sim->bodies;
+  const moreau_bodies *b = moreau_sim_bodies(sim);
   double m0 = 1 / b->inv_mass[0], m1 = 1 / b->inv_mass[1];
   for (int k = 0; k < 3; k++) {
     double p_before = m0 * n[k] + m1 * (-n[k] + 0.8 * t[k]);
     ck_assert(fabs(m0 * b->v[k] + m1 * b->v[3 + k] - p_before) < 1e-12);
   }
-  moreau_sim_destroy(&sim);
+  ck_assert_int_eq(moreau_sim_destroy(&sim), 0);
 }
 END_TEST
 
@@ -95,17 +97,18 @@ START_TEST(test_oblique_sliding)
   double n[3], t[3], um[3], u[3];
   const double mu = 0.1;
   moreau_sim *sim = oblique(mu, 0.0, 3.0, n, t, um);
-  const double *f = sim->contacts->force;
+  const moreau_contacts *c = moreau_sim_contacts(sim);
+  const double *f = c->force;
   double ft = sqrt(f[1] * f[1] + f[2] * f[2]);
   contact_velocity(sim, n, 0.5, 0.7, u);
   ck_assert_msg(fabs(ft - mu * f[0]) < 1e-10 * f[0], "|f_t| %.17g, mu f_n %.17g", ft, mu * f[0]);
   /* The friction on sphere 1 opposes its sliding, which keeps its direction. */
   double ft_vec[3], ut_after = dot(u, t);
   for (int k = 0; k < 3; k++)
-    ft_vec[k] = f[1] * sim->contacts->tangent[k] + f[2] * sim->contacts->binormal[k];
+    ft_vec[k] = f[1] * c->tangent[k] + f[2] * c->binormal[k];
   ck_assert(dot(ft_vec, t) < -0.999999 * ft);
   ck_assert(ut_after > 0 && ut_after < 3.0);
-  moreau_sim_destroy(&sim);
+  ck_assert_int_eq(moreau_sim_destroy(&sim), 0);
 }
 END_TEST
 
@@ -115,20 +118,20 @@ START_TEST(test_sphere_at_rest)
   const double r = 0.3, g = 9.81;
   double x[3] = {0.1, 0.2, r}, p[3] = {0, 0, 0}, nz[3] = {0, 0, 1};
   ck_assert_int_eq(moreau_sim_create(MPI_COMM_SELF, 3, &sim), 0);
-  sim->dt = 1e-3;
-  sim->gravity[2] = -g;
+  moreau_sim_set_dt(sim, 1e-3);
+  moreau_sim_set_gravity(sim, (const double[3]){0.0, 0.0, -g});
   ck_assert_int_eq(scene_add_body(sim, 0, x, NULL, r, 2500.0, 0), 0);
-  ck_assert_int_eq(moreau_walls_add(sim->walls, p, nz, MOREAU_WALL_FIXED, NULL, 0, 0, 0, NULL), 0);
-  moreau_nlgs_set_tolerance(sim->nlgs, 1e-12, MOREAU_NLGS_NORM_MEAN);
+  ck_assert_int_eq(moreau_walls_add(moreau_sim_walls(sim), p, nz, MOREAU_WALL_FIXED, NULL, 0, 0, 0, NULL), 0);
+  moreau_nlgs_set_tolerance(moreau_sim_nlgs(sim), 1e-12, MOREAU_NLGS_NORM_MEAN);
   ck_assert_int_eq(moreau_sim_setup(sim, 0.01), 0);
-  double weight = g / sim->bodies->inv_mass[0], worst = 0.0;
+  double weight = g / moreau_sim_bodies(sim)->inv_mass[0], worst = 0.0;
   for (int step = 0; step < 10000; step++) {
     ck_assert_int_eq(moreau_sim_step(sim), 0);
-    worst = fmax(worst, fabs(-sim->walls->reaction[2] - weight) / weight);
+    worst = fmax(worst, fabs(-moreau_sim_walls(sim)->reaction[2] - weight) / weight);
   }
   ck_assert_msg(worst < 1e-12, "floor reaction deviates from the weight by %g", worst);
-  ck_assert(fabs(sim->bodies->x[2] - r) < 1e-12 * r);
-  moreau_sim_destroy(&sim);
+  ck_assert(fabs(moreau_sim_bodies(sim)->x[2] - r) < 1e-12 * r);
+  ck_assert_int_eq(moreau_sim_destroy(&sim), 0);
 }
 END_TEST
 
@@ -139,52 +142,54 @@ START_TEST(test_sphere_column)
   const double r = 0.5, g = 9.81;
   double p[3] = {0, 0, 0}, nz[3] = {0, 0, 1};
   ck_assert_int_eq(moreau_sim_create(MPI_COMM_SELF, 3, &sim), 0);
-  sim->dt = 1e-3;
-  sim->gravity[2] = -g;
+  moreau_sim_set_dt(sim, 1e-3);
+  moreau_sim_set_gravity(sim, (const double[3]){0.0, 0.0, -g});
   for (int i = 0; i < n; i++) {
     double x[3] = {0, 0, r + 2 * r * i};
     ck_assert_int_eq(scene_add_body(sim, i, x, NULL, r, 1.0, 0), 0);
   }
-  ck_assert_int_eq(moreau_walls_add(sim->walls, p, nz, MOREAU_WALL_FIXED, NULL, 0, 0, 0, NULL), 0);
-  moreau_nlgs_set_tolerance(sim->nlgs, 1e-12, MOREAU_NLGS_NORM_QUAD);
-  moreau_nlgs_set_iterations(sim->nlgs, 1, 10000000);
+  ck_assert_int_eq(moreau_walls_add(moreau_sim_walls(sim), p, nz, MOREAU_WALL_FIXED, NULL, 0, 0, 0, NULL), 0);
+  moreau_nlgs_set_tolerance(moreau_sim_nlgs(sim), 1e-12, MOREAU_NLGS_NORM_QUAD);
+  moreau_nlgs_set_iterations(moreau_sim_nlgs(sim), 1, 10000000);
   ck_assert_int_eq(moreau_sim_setup(sim, 0.01), 0);
   ck_assert_int_eq(moreau_sim_step(sim), 0);
-  double mg = g / sim->bodies->inv_mass[0];
-  const moreau_contacts *c = sim->contacts;
+  double mg = g / moreau_sim_bodies(sim)->inv_mass[0];
+  const moreau_contacts *c = moreau_sim_contacts(sim);
   ck_assert_int_eq(c->n, n);
   for (moreau_lid k = 0; k < c->n; k++) {
     double expected = c->b[k] < 0 ? n * mg : (double)(n - 1 - c->gid_a[k]) * mg;
     ck_assert_msg(fabs(c->force[3 * k] - expected) < 1e-6 * n * mg, "contact %lld: f_n %g expected %g",
                   (long long)c->gid_a[k], c->force[3 * k], expected);
   }
-  moreau_sim_destroy(&sim);
+  ck_assert_int_eq(moreau_sim_destroy(&sim), 0);
 }
 END_TEST
 
 START_TEST(test_sphere_pile_weight)
 {
   moreau_sim *sim;
+  moreau_walls *walls;
   moreau_gen_params gen = {MOREAU_GEN_LATTICE, 140, {0, 0, 0}, {6, 6, 12}, 0.5, 0.25, 0.8, 11, 0};
   double w = 0.0, f = 0.0;
   ck_assert_int_eq(moreau_sim_create(MPI_COMM_SELF, 3, &sim), 0);
+  walls = moreau_sim_walls(sim);
   ck_assert_int_eq(scene_set_law(sim, 0.4, 0.0, 0.0), 0);
-  sim->dt = 2e-3;
-  sim->gravity[2] = -9.81;
-  ck_assert_int_eq(moreau_generate(&gen, sim->bodies, sim->materials), 0);
+  moreau_sim_set_dt(sim, 2e-3);
+  moreau_sim_set_gravity(sim, (const double[3]){0.0, 0.0, -9.81});
+  ck_assert_int_eq(moreau_generate(&gen, moreau_sim_bodies(sim), moreau_sim_materials(sim)), 0);
   for (int k = 0; k < 3; k++) {
     double p[3] = {0, 0, 0}, nrm[3] = {0, 0, 0};
     nrm[k] = 1;
-    ck_assert_int_eq(moreau_walls_add(sim->walls, p, nrm, MOREAU_WALL_FIXED, NULL, 0, 0, 0, NULL), 0);
+    ck_assert_int_eq(moreau_walls_add(walls, p, nrm, MOREAU_WALL_FIXED, NULL, 0, 0, 0, NULL), 0);
     p[k] = gen.hi[k];
     nrm[k] = -1;
-    ck_assert_int_eq(moreau_walls_add(sim->walls, p, nrm, MOREAU_WALL_FIXED, NULL, 0, 0, 0, NULL), 0);
+    ck_assert_int_eq(moreau_walls_add(walls, p, nrm, MOREAU_WALL_FIXED, NULL, 0, 0, 0, NULL), 0);
   }
-  moreau_nlgs_set_tolerance(sim->nlgs, 1e-4, MOREAU_NLGS_NORM_MEAN);
-  moreau_nlgs_set_iterations(sim->nlgs, 2, 5000);
+  moreau_nlgs_set_tolerance(moreau_sim_nlgs(sim), 1e-4, MOREAU_NLGS_NORM_MEAN);
+  moreau_nlgs_set_iterations(moreau_sim_nlgs(sim), 2, 5000);
   ck_assert_int_eq(moreau_sim_setup(sim, 0.01), 0);
-  for (moreau_lid i = 0; i < sim->bodies->n_owned; i++)
-    w += 9.81 / sim->bodies->inv_mass[i];
+  for (moreau_lid i = 0; i < moreau_sim_bodies(sim)->n_owned; i++)
+    w += 9.81 / moreau_sim_bodies(sim)->inv_mass[i];
   /* Settled: kinetic energy below 1e-7 of weight x radius for 20 steps in a row. */
   for (int i = 0, calm = 0; i < 6000 && calm < 20; i++) {
     double ke;
@@ -192,16 +197,16 @@ START_TEST(test_sphere_pile_weight)
     ck_assert_int_eq(moreau_kinetic_energy(sim, &ke), 0);
     calm = ke < 1e-7 * w * 0.5 ? calm + 1 : 0;
   }
-  moreau_nlgs_set_tolerance(sim->nlgs, 1e-8, MOREAU_NLGS_NORM_MEAN);
-  moreau_nlgs_set_iterations(sim->nlgs, 2, 100000);
+  moreau_nlgs_set_tolerance(moreau_sim_nlgs(sim), 1e-8, MOREAU_NLGS_NORM_MEAN);
+  moreau_nlgs_set_iterations(moreau_sim_nlgs(sim), 2, 100000);
   for (int i = 0; i < 20; i++)
     ck_assert_int_eq(moreau_sim_step(sim), 0);
-  for (int i = 0; i < sim->walls->n; i++)
-    f -= sim->walls->reaction[3 * i + 2];
+  for (int i = 0; i < walls->n; i++)
+    f -= walls->reaction[3 * i + 2];
   printf("sphere pile: weight %.8g, wall load %.8g (relative difference %.1e), %lld contacts, step %lld\n", w, f,
-         fabs(f - w) / w, (long long)sim->n_contacts_global, (long long)sim->step);
+         fabs(f - w) / w, (long long)moreau_sim_stats(sim)->n_contacts_global, (long long)moreau_sim_step_index(sim));
   ck_assert_msg(fabs(f - w) < 1e-3 * w, "walls carry %.8g of a weight of %.8g", f, w);
-  moreau_sim_destroy(&sim);
+  ck_assert_int_eq(moreau_sim_destroy(&sim), 0);
 }
 END_TEST
 

@@ -127,10 +127,12 @@ static double mode1_prediction(const array_case *c, double *acc, double *mobilis
 static void set_materials(moreau_sim *sim, const array_case *c)
 {
   moreau_pair_law disk = {c->mu, 0.0, 0.0}, plane = {c->mu_plane, 0.0, 0.0}, block = {c->mu_block, 0.0, 0.0};
-  ck_assert_int_eq(moreau_materials_destroy(&sim->materials), MOREAU_SUCCESS);
-  ck_assert_int_eq(moreau_materials_create(N_MATERIALS, &disk, DENSITY, &sim->materials), MOREAU_SUCCESS);
-  ck_assert_int_eq(moreau_materials_set_pair(sim->materials, MAT_DISK, MAT_PLANE, &plane), MOREAU_SUCCESS);
-  ck_assert_int_eq(moreau_materials_set_pair(sim->materials, MAT_DISK, MAT_BLOCK, &block), MOREAU_SUCCESS);
+  moreau_materials *m;
+  ck_assert_int_eq(moreau_materials_create(N_MATERIALS, &disk, DENSITY, &m), MOREAU_SUCCESS);
+  /* The sim takes m and destroys the table it had. */
+  ck_assert_int_eq(moreau_sim_set_materials(sim, m), MOREAU_SUCCESS);
+  ck_assert_int_eq(moreau_materials_set_pair(moreau_sim_materials(sim), MAT_DISK, MAT_PLANE, &plane), MOREAU_SUCCESS);
+  ck_assert_int_eq(moreau_materials_set_pair(moreau_sim_materials(sim), MAT_DISK, MAT_BLOCK, &block), MOREAU_SUCCESS);
 }
 
 /* Rank 0 adds the whole row; setup distributes it. Disk i (global id i - 1)
@@ -140,7 +142,7 @@ static void add_array(moreau_sim *sim, const array_case *c)
 {
   moreau_rng rng;
   moreau_rng_seed(&rng, 4, 0);
-  for (int i = 1; i <= c->L && sim->rank == 0; i++) {
+  for (int i = 1; i <= c->L && moreau_sim_rank(sim) == 0; i++) {
     moreau_body body;
     memset(&body, 0, sizeof(body));
     body.gid = i - 1;
@@ -151,7 +153,7 @@ static void add_array(moreau_sim *sim, const array_case *c)
     body.radius = RADIUS;
     body.material = MAT_DISK;
     moreau_body_set_mass(&body, 2, DENSITY);
-    ck_assert_int_eq(moreau_bodies_push_owned(sim->bodies, &body), MOREAU_SUCCESS);
+    ck_assert_int_eq(moreau_bodies_push_owned(moreau_sim_bodies(sim), &body), MOREAU_SUCCESS);
   }
 }
 
@@ -159,47 +161,49 @@ static void add_walls(moreau_sim *sim, const array_case *c)
 {
   const double origin[3] = {0, 0, 0}, up[3] = {0, 1, 0}, ahead[3] = {1, 0, 0}, back[3] = {-1, 0, 0};
   const double front[3] = {2.0 * c->L * RADIUS, 0, 0}, v[3] = {c->v0, 0, 0};
-  ck_assert_int_eq(moreau_walls_add(sim->walls, origin, up, MOREAU_WALL_FIXED, NULL, 0.0, 0.0, MAT_PLANE, NULL),
+  moreau_walls *w = moreau_sim_walls(sim);
+  ck_assert_int_eq(moreau_walls_add(w, origin, up, MOREAU_WALL_FIXED, NULL, 0.0, 0.0, MAT_PLANE, NULL), MOREAU_SUCCESS);
+  ck_assert_int_eq(moreau_walls_add(w, origin, ahead, MOREAU_WALL_FORCE, v, BLOCK_MASS, c->drive_push, MAT_BLOCK, NULL),
                    MOREAU_SUCCESS);
-  ck_assert_int_eq(
-      moreau_walls_add(sim->walls, origin, ahead, MOREAU_WALL_FORCE, v, BLOCK_MASS, c->drive_push, MAT_BLOCK, NULL),
-      MOREAU_SUCCESS);
-  ck_assert_int_eq(
-      moreau_walls_add(sim->walls, front, back, MOREAU_WALL_FORCE, v, BLOCK_MASS, c->drive_brake, MAT_BLOCK, NULL),
-      MOREAU_SUCCESS);
+  ck_assert_int_eq(moreau_walls_add(w, front, back, MOREAU_WALL_FORCE, v, BLOCK_MASS, c->drive_brake, MAT_BLOCK, NULL),
+                   MOREAU_SUCCESS);
 }
 
 static double mean_velocity(const moreau_sim *sim, int L)
 {
+  const moreau_bodies *b = moreau_sim_bodies(sim);
   double sum = 0.0;
-  for (moreau_lid i = 0; i < sim->bodies->n_owned; i++)
-    sum += sim->bodies->v[3 * i];
-  ck_assert_int_eq(MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_DOUBLE, MPI_SUM, sim->comm), MPI_SUCCESS);
+  for (moreau_lid i = 0; i < b->n_owned; i++)
+    sum += b->v[3 * i];
+  ck_assert_int_eq(MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_DOUBLE, MPI_SUM, moreau_sim_comm(sim)), MPI_SUCCESS);
   return sum / L;
 }
 
 static double max_slip(const moreau_sim *sim)
 {
+  const moreau_bodies *b = moreau_sim_bodies(sim);
   double worst = 0.0;
-  for (moreau_lid i = 0; i < sim->bodies->n_owned; i++)
-    worst = fmax(worst, fabs(sim->bodies->v[3 * i] + sim->bodies->w[3 * i + 2] * sim->bodies->radius[i]));
-  ck_assert_int_eq(MPI_Allreduce(MPI_IN_PLACE, &worst, 1, MPI_DOUBLE, MPI_MAX, sim->comm), MPI_SUCCESS);
+  for (moreau_lid i = 0; i < b->n_owned; i++)
+    worst = fmax(worst, fabs(b->v[3 * i] + b->w[3 * i + 2] * b->radius[i]));
+  ck_assert_int_eq(MPI_Allreduce(MPI_IN_PLACE, &worst, 1, MPI_DOUBLE, MPI_MAX, moreau_sim_comm(sim)), MPI_SUCCESS);
   return worst;
 }
 
 static int64_t closed_contacts(const moreau_sim *sim)
 {
+  const moreau_contacts *c = moreau_sim_contacts(sim);
   int64_t n = 0;
-  for (moreau_lid k = 0; k < sim->contacts->n; k++)
-    n += sim->contacts->force[3 * k] > 0.0;
-  ck_assert_int_eq(MPI_Allreduce(MPI_IN_PLACE, &n, 1, MPI_INT64_T, MPI_SUM, sim->comm), MPI_SUCCESS);
+  for (moreau_lid k = 0; k < c->n; k++)
+    n += c->force[3 * k] > 0.0;
+  ck_assert_int_eq(MPI_Allreduce(MPI_IN_PLACE, &n, 1, MPI_INT64_T, MPI_SUM, moreau_sim_comm(sim)), MPI_SUCCESS);
   return n;
 }
 
 static void step(moreau_sim *sim)
 {
   moreau_err err = moreau_sim_step(sim);
-  ck_assert_msg(err == MOREAU_SUCCESS, "step %lld failed: %s", (long long)sim->step, moreau_error_message());
+  ck_assert_msg(err == MOREAU_SUCCESS, "step %lld failed: %s", (long long)moreau_sim_step_index(sim),
+                moreau_error_message());
 }
 
 /* Runs the array to its steady state and measures it over a window. The
@@ -215,10 +219,10 @@ static void run_array(const array_case *c, array_result *r)
   set_materials(sim, c);
   add_array(sim, c);
   add_walls(sim, c);
-  sim->gravity[1] = -1.0;
-  sim->dt = c->dt;
-  moreau_nlgs_set_tolerance(sim->nlgs, NLGS_TOL, MOREAU_NLGS_NORM_QUAD);
-  moreau_nlgs_set_iterations(sim->nlgs, 2, NLGS_MAX_IT);
+  moreau_sim_set_gravity(sim, (const double[3]){0.0, -1.0, 0.0});
+  moreau_sim_set_dt(sim, c->dt);
+  moreau_nlgs_set_tolerance(moreau_sim_nlgs(sim), NLGS_TOL, MOREAU_NLGS_NORM_QUAD);
+  moreau_nlgs_set_iterations(moreau_sim_nlgs(sim), 2, NLGS_MAX_IT);
   ck_assert_int_eq(moreau_sim_setup(sim, 1e-9), MOREAU_SUCCESS);
 
   memset(r, 0, sizeof(*r));
@@ -230,14 +234,14 @@ static void run_array(const array_case *c, array_result *r)
     step(sim);
     if (s == settle - 1) v_start = mean_velocity(sim, c->L);
     if (s < settle) continue;
-    double mu_g = sim->walls->reaction[3 * WALL_PLANE] / c->L;
+    double mu_g = moreau_sim_walls(sim)->reaction[3 * WALL_PLANE] / c->L;
     r->mu_g += mu_g / window;
     r->mu_g_min = fmin(r->mu_g_min, mu_g);
     r->mu_g_max = fmax(r->mu_g_max, mu_g);
     int64_t closed = closed_contacts(sim);
     if (closed < r->min_closed) r->min_closed = closed;
-    r->max_overlap = fmax(r->max_overlap, sim->max_overlap);
-    r->all_converged &= sim->solve.converged;
+    r->max_overlap = fmax(r->max_overlap, moreau_sim_stats(sim)->max_overlap);
+    r->all_converged &= moreau_sim_stats(sim)->solve.converged;
   }
   r->acc = (mean_velocity(sim, c->L) - v_start) / (window * c->dt);
   r->max_slip = max_slip(sim);

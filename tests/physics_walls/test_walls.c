@@ -21,11 +21,12 @@ static int rank(void)
 /* Velocity of the body with global id gid, wherever it lives. */
 static void body_velocity(const moreau_sim *sim, moreau_gid gid, double *v)
 {
+  const moreau_bodies *b = moreau_sim_bodies(sim);
   double local[3] = {0, 0, 0};
-  for (moreau_lid i = 0; i < sim->bodies->n_owned; i++)
-    if (sim->bodies->gid[i] == gid)
+  for (moreau_lid i = 0; i < b->n_owned; i++)
+    if (b->gid[i] == gid)
       for (int k = 0; k < 3; k++)
-        local[k] = sim->bodies->v[3 * i + k];
+        local[k] = b->v[3 * i + k];
   MPI_Allreduce(local, v, 3, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 }
 
@@ -36,12 +37,12 @@ START_TEST(test_piston_drags_disk)
   double x[3] = {2.0, r, 0}, p[3] = {2.0 - r, 0, 0}, nx[3] = {1, 0, 0}, vel[3] = {V, 0, 0}, v[3];
   ck_assert_int_eq(moreau_sim_create(MPI_COMM_WORLD, 2, &sim), 0);
   ck_assert_int_eq(scene_set_law(sim, 0.0, 0.0, 0.0), 0);
-  sim->dt = 1e-3;
-  sim->gravity[1] = -9.81;
+  moreau_sim_set_dt(sim, 1e-3);
+  moreau_sim_set_gravity(sim, (const double[3]){0.0, -9.81, 0.0});
   if (rank() == 0) ck_assert_int_eq(scene_add_body(sim, 0, x, NULL, r, 1.0, 0), 0);
   ck_assert_int_eq(scene_add_fixed_wall(sim, 0, 0, 0, 1), 0);
-  ck_assert_int_eq(moreau_walls_add(sim->walls, p, nx, MOREAU_WALL_VELOCITY, vel, 0, 0, 0, NULL), 0);
-  moreau_nlgs_set_tolerance(sim->nlgs, 1e-12, MOREAU_NLGS_NORM_MEAN);
+  ck_assert_int_eq(moreau_walls_add(moreau_sim_walls(sim), p, nx, MOREAU_WALL_VELOCITY, vel, 0, 0, 0, NULL), 0);
+  moreau_nlgs_set_tolerance(moreau_sim_nlgs(sim), 1e-12, MOREAU_NLGS_NORM_MEAN);
   ck_assert_int_eq(moreau_sim_setup(sim, 0.01), 0);
   for (int step = 0; step < 200; step++) {
     ck_assert_int_eq(moreau_sim_step(sim), 0);
@@ -50,42 +51,44 @@ START_TEST(test_piston_drags_disk)
     ck_assert(fabs(v[1]) < 1e-12);
   }
   /* No friction anywhere: after the first impulse the piston pushes nothing. */
-  ck_assert(fabs(sim->walls->reaction[3]) < 1e-9);
-  ck_assert(fabs(sim->walls->point[3] - (2.0 - r + 200 * 1e-3 * V)) < 1e-12);
-  moreau_sim_destroy(&sim);
+  ck_assert(fabs(moreau_sim_walls(sim)->reaction[3]) < 1e-9);
+  ck_assert(fabs(moreau_sim_walls(sim)->point[3] - (2.0 - r + 200 * 1e-3 * V)) < 1e-12);
+  ck_assert_int_eq(moreau_sim_destroy(&sim), 0);
 }
 END_TEST
 
 START_TEST(test_force_wall_column)
 {
   moreau_sim *sim;
+  const moreau_walls *walls;
   const int n = 4;
   const double r = 0.5, F = 37.0, M = 5.0;
   double top[3] = {0, 2 * r * n, 0}, down[3] = {0, -1, 0}, v[3];
   ck_assert_int_eq(moreau_sim_create(MPI_COMM_WORLD, 2, &sim), 0);
-  sim->dt = 1e-3;
+  walls = moreau_sim_walls(sim);
+  moreau_sim_set_dt(sim, 1e-3);
   for (int i = 0; i < n && rank() == 0; i++) {
     double x[3] = {0, r + 2 * r * i, 0};
     ck_assert_int_eq(scene_add_body(sim, i, x, NULL, r, 1.0, 0), 0);
   }
   ck_assert_int_eq(scene_add_fixed_wall(sim, 0, 0, 0, 1), 0);
-  ck_assert_int_eq(moreau_walls_add(sim->walls, top, down, MOREAU_WALL_FORCE, NULL, M, F, 0, NULL), 0);
-  moreau_nlgs_set_tolerance(sim->nlgs, 1e-13, MOREAU_NLGS_NORM_MEAN);
-  moreau_nlgs_set_iterations(sim->nlgs, 1, 1000000);
+  ck_assert_int_eq(moreau_walls_add(moreau_sim_walls(sim), top, down, MOREAU_WALL_FORCE, NULL, M, F, 0, NULL), 0);
+  moreau_nlgs_set_tolerance(moreau_sim_nlgs(sim), 1e-13, MOREAU_NLGS_NORM_MEAN);
+  moreau_nlgs_set_iterations(moreau_sim_nlgs(sim), 1, 1000000);
   ck_assert_int_eq(moreau_sim_setup(sim, 0.01), 0);
   for (int step = 0; step < 50; step++) {
     ck_assert_int_eq(moreau_sim_step(sim), 0);
-    ck_assert_msg(fabs(sim->walls->reaction[4] - F) < 1e-9 * F, "step %d: the packing pushes the wall with %.17g", step,
-                  sim->walls->reaction[4]);
-    ck_assert(fabs(-sim->walls->reaction[1] - F) < 1e-9 * F);
-    ck_assert(fabs(sim->walls->velocity[4]) < 1e-12);
+    ck_assert_msg(fabs(walls->reaction[4] - F) < 1e-9 * F, "step %d: the packing pushes the wall with %.17g", step,
+                  walls->reaction[4]);
+    ck_assert(fabs(-walls->reaction[1] - F) < 1e-9 * F);
+    ck_assert(fabs(walls->velocity[4]) < 1e-12);
     for (int i = 0; i < n; i++) {
       body_velocity(sim, i, v);
       ck_assert(fabs(v[1]) < 1e-12);
     }
   }
-  ck_assert(fabs(sim->walls->point[4] - 2 * r * n) < 1e-12);
-  moreau_sim_destroy(&sim);
+  ck_assert(fabs(walls->point[4] - 2 * r * n) < 1e-12);
+  ck_assert_int_eq(moreau_sim_destroy(&sim), 0);
 }
 END_TEST
 

@@ -1,0 +1,25 @@
+#ifndef MOREAU_LAW_H
+#define MOREAU_LAW_H
+
+/* The public API: exported from libmoreau, which hides everything else. */
+#pragma GCC visibility push(default)
+
+/* Contact laws. Each law is one closed-form local solve in its own file of
+ * src/law, with the per-contact state it needs to warm-start (beyond the
+ * contact force); the parameters of each pair of materials are in
+ * moreau/materials.h. The NLGS sweep calls the law through a per-dimension
+ * kernel chosen when the solver is created (src/law/law_kernel.h). */
+typedef struct moreau_law_kernel moreau_law;
+
+/* The law called name ("signorini_coulomb"), or NULL. */
+const moreau_law *moreau_law_find(const char *name);
+/* Signorini + exact Coulomb friction with Moreau's restitution (seed 000
+ * eqs 32-35 in 2D, seed 001 eq 1.30 in 3D): the default law. */
+const moreau_law *moreau_law_default(void);
+const char *moreau_law_name(const moreau_law *law);
+/* Doubles of warm-start state per contact besides the force. */
+int moreau_law_state_width(const moreau_law *law);
+
+#pragma GCC visibility pop
+
+#endif

@@ -1,0 +1,131 @@
+#include "moreau/fields.h"
+
+#include <string.h>
+
+size_t moreau_field_type_size(moreau_field_type type)
+{
+  switch (type) {
+  case MOREAU_FIELD_I32:
+    return sizeof(int32_t);
+  case MOREAU_FIELD_I64:
+    return sizeof(int64_t);
+  default:
+    return sizeof(double);
+  }
+}
+
+moreau_err moreau_fields_resize(const moreau_field_table *t, void *obj, size_t capacity)
+{
+  for (int f = 0; f < t->n; f++) {
+    size_t bytes = capacity * moreau_field_bytes(t, &t->field[f]);
+    /* A zero-width field (no law state) keeps a NULL array. */
+    if (bytes == 0) continue;
+    MOREAU_CALL(moreau_realloc(bytes, moreau_field_slot(obj, &t->field[f])));
+  }
+  return MOREAU_SUCCESS;
+}
+
+void moreau_fields_free(const moreau_field_table *t, void *obj)
+{
+  for (int f = 0; f < t->n; f++)
+    moreau_free(moreau_field_slot(obj, &t->field[f]));
+}
+
+void moreau_fields_copy(const moreau_field_table *t, void *obj, size_t from, size_t to)
+{
+  for (int f = 0; f < t->n; f++) {
+    const moreau_field *fd = &t->field[f];
+    size_t bytes = moreau_field_bytes(t, fd);
+    if (bytes) memcpy(moreau_field_item(t, obj, fd, to), moreau_field_item(t, obj, fd, from), bytes);
+  }
+}
+
+moreau_err moreau_fields_permute(const moreau_field_table *t, void *obj, size_t n, const int32_t *perm)
+{
+  size_t widest = 0;
+  char *tmp;
+  for (int f = 0; f < t->n; f++) {
+    size_t bytes = moreau_field_bytes(t, &t->field[f]);
+    widest = bytes > widest ? bytes : widest;
+  }
+  if (n == 0 || widest == 0) return MOREAU_SUCCESS;
+  for (size_t i = 0; i < n; i++)
+    MOREAU_ASSERT(perm[i] >= 0 && (size_t)perm[i] < n);
+  MOREAU_CALL(moreau_malloc(n * widest, &tmp));
+  for (int f = 0; f < t->n; f++) {
+    const moreau_field *fd = &t->field[f];
+    size_t bytes = moreau_field_bytes(t, fd);
+    char *base = *moreau_field_slot(obj, fd);
+    if (bytes == 0) continue;
+    for (size_t i = 0; i < n; i++)
+      memcpy(tmp + i * bytes, base + (size_t)perm[i] * bytes, bytes);
+    memcpy(base, tmp, n * bytes);
+  }
+  moreau_free(&tmp);
+  return MOREAU_SUCCESS;
+}
+
+static size_t record_bytes(const moreau_field_table *t, unsigned mask)
+{
+  size_t bytes = 0;
+  for (int f = 0; f < t->n; f++)
+    if (t->field[f].flags & mask) bytes += moreau_field_bytes(t, &t->field[f]);
+  return bytes;
+}
+
+size_t moreau_fields_record_doubles(const moreau_field_table *t, unsigned mask)
+{
+  return (record_bytes(t, mask) + sizeof(double) - 1) / sizeof(double);
+}
+
+void moreau_fields_pack(const moreau_field_table *t, const void *obj, unsigned mask, size_t i, double *rec)
+{
+  char *at = (char *)rec;
+  size_t used = record_bytes(t, mask), whole = moreau_fields_record_doubles(t, mask) * sizeof(double);
+  for (int f = 0; f < t->n; f++) {
+    const moreau_field *fd = &t->field[f];
+    size_t bytes = moreau_field_bytes(t, fd);
+    if (!(fd->flags & mask) || bytes == 0) continue;
+    memcpy(at, moreau_field_item(t, obj, fd, i), bytes);
+    at += bytes;
+  }
+  /* The tail padding is zeroed so that records compare and checksum alike. */
+  if (whole > used) memset(at, 0, whole - used);
+}
+
+void moreau_fields_unpack(const moreau_field_table *t, void *obj, unsigned mask, size_t i, const double *rec)
+{
+  const char *at = (const char *)rec;
+  for (int f = 0; f < t->n; f++) {
+    const moreau_field *fd = &t->field[f];
+    size_t bytes = moreau_field_bytes(t, fd);
+    if (bytes == 0) continue;
+    if (fd->flags & mask) {
+      memcpy(moreau_field_item(t, obj, fd, i), at, bytes);
+      at += bytes;
+    } else {
+      memset(moreau_field_item(t, obj, fd, i), 0, bytes);
+    }
+  }
+}
+
+void moreau_fields_get_value(const moreau_field_table *t, const void *obj, size_t i, void *value)
+{
+  for (int f = 0; f < t->n; f++) {
+    const moreau_field *fd = &t->field[f];
+    if (fd->value >= 0) memcpy((char *)value + fd->value, moreau_field_item(t, obj, fd, i), moreau_field_bytes(t, fd));
+  }
+}
+
+void moreau_fields_set_value(const moreau_field_table *t, void *obj, size_t i, const void *value)
+{
+  for (int f = 0; f < t->n; f++) {
+    const moreau_field *fd = &t->field[f];
+    size_t bytes = moreau_field_bytes(t, fd);
+    if (bytes == 0) continue;
+    if (fd->value >= 0)
+      memcpy(moreau_field_item(t, obj, fd, i), (const char *)value + fd->value, bytes);
+    else
+      memset(moreau_field_item(t, obj, fd, i), 0, bytes);
+  }
+}

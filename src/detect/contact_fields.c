@@ -1,0 +1,38 @@
+#include <stddef.h>
+
+#include "contacts_private.h"
+
+/* What a contact carries from one step to the next (the warm-start history):
+ * its key, its force and its law state. The rest is rebuilt by detection. */
+#define HISTORY (MOREAU_FIELD_MIGRATE | MOREAU_FIELD_CHECKPOINT)
+#define FIELD(name, type, ncomp, flags, member)                                                                        \
+  {                                                                                                                    \
+    name, MOREAU_FIELD_##type, ncomp, flags, offsetof(moreau_contacts, member), -1                                     \
+  }
+
+/* The contact schema: one entry per array of moreau_contacts (ncomp 0: the
+ * law state's width). The name is the dataset under /contacts in files. */
+static const moreau_field contact_fields[] = {
+    FIELD("gid_a", I64, 1, HISTORY | MOREAU_FIELD_SNAPSHOT, gid_a),
+    FIELD("gid_b", I64, 1, HISTORY | MOREAU_FIELD_SNAPSHOT, gid_b),
+    FIELD("point", I32, 1, HISTORY, point),
+    FIELD("a", I32, 1, 0, a),
+    FIELD("b", I32, 1, 0, b),
+    FIELD("normal", F64, 3, MOREAU_FIELD_SNAPSHOT, normal),
+    FIELD("tangent", F64, 3, 0, tangent),
+    FIELD("binormal", F64, 3, 0, binormal),
+    FIELD("ca", F64, 3, 0, ca),
+    FIELD("cb", F64, 3, 0, cb),
+    FIELD("gap", F64, 1, 0, gap),
+    FIELD("force", F64, 3, HISTORY | MOREAU_FIELD_SNAPSHOT, force),
+    FIELD("state", F64, 0, HISTORY, state),
+};
+
+const moreau_field_table *moreau_contacts_fields(const moreau_contacts *c) { return &c->schema; }
+
+void contacts_init_schema(moreau_contacts *c)
+{
+  c->schema.field = contact_fields;
+  c->schema.n = (int)(sizeof(contact_fields) / sizeof(contact_fields[0]));
+  c->schema.var_width = c->state_width;
+}

@@ -1,0 +1,66 @@
+#include <string.h>
+
+#include "io_private.h"
+
+void io_field_types(moreau_field_type type, hid_t *file_type, hid_t *mem_type)
+{
+  switch (type) {
+  case MOREAU_FIELD_I32:
+    *file_type = H5T_STD_I32LE;
+    *mem_type = H5T_NATIVE_INT32;
+    break;
+  case MOREAU_FIELD_I64:
+    *file_type = H5T_STD_I64LE;
+    *mem_type = H5T_NATIVE_INT64;
+    break;
+  default:
+    *file_type = H5T_IEEE_F64LE;
+    *mem_type = H5T_NATIVE_DOUBLE;
+  }
+}
+
+/* A field of one value per item is a one-dimensional dataset. */
+static int field_columns(const moreau_field_table *t, const moreau_field *f)
+{
+  int ncomp = moreau_field_ncomp(t, f);
+  return ncomp == 1 ? 0 : ncomp;
+}
+
+moreau_err io_h5_write_fields(hid_t file, const char *group, const moreau_field_table *t, const void *obj,
+                              unsigned mask, int64_t n_global, int64_t offset, int64_t n_local, const char *path)
+{
+  for (int k = 0; k < t->n; k++) {
+    const moreau_field *f = &t->field[k];
+    char name[256];
+    hid_t file_type, mem_type;
+    if (!(f->flags & mask) || moreau_field_ncomp(t, f) == 0) continue;
+    MOREAU_CHECK(snprintf(name, sizeof(name), "%s/%s", group, f->name) < (int)sizeof(name), MOREAU_ERR_INTERNAL,
+                 "dataset name %s/%s too long", group, f->name);
+    io_field_types(f->type, &file_type, &mem_type);
+    MOREAU_CALL(io_h5_write_rows(file, name, file_type, mem_type, n_global, offset, n_local, field_columns(t, f),
+                                 n_local ? *moreau_field_slot(obj, f) : NULL, path));
+  }
+  return MOREAU_SUCCESS;
+}
+
+moreau_err io_h5_read_fields(hid_t file, const char *group, const moreau_field_table *t, void *obj, unsigned mask,
+                             int64_t n_global, int64_t offset, int64_t n_local, size_t first, const char *path)
+{
+  for (int k = 0; k < t->n; k++) {
+    const moreau_field *f = &t->field[k];
+    char name[256];
+    hid_t file_type, mem_type;
+    void *at = n_local && moreau_field_ncomp(t, f) ? moreau_field_item(t, obj, f, first) : NULL;
+    if (moreau_field_ncomp(t, f) == 0) continue;
+    /* What the file does not hold starts at zero. */
+    if (!(f->flags & mask)) {
+      if (at) memset(at, 0, (size_t)n_local * moreau_field_bytes(t, f));
+      continue;
+    }
+    MOREAU_CHECK(snprintf(name, sizeof(name), "%s/%s", group, f->name) < (int)sizeof(name), MOREAU_ERR_INTERNAL,
+                 "dataset name %s/%s too long", group, f->name);
+    io_field_types(f->type, &file_type, &mem_type);
+    MOREAU_CALL(io_h5_read_rows(file, name, mem_type, n_global, offset, n_local, field_columns(t, f), at, path));
+  }
+  return MOREAU_SUCCESS;
+}

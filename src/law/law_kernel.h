@@ -1,0 +1,147 @@
+#ifndef MOREAU_LAW_KERNEL_H
+#define MOREAU_LAW_KERNEL_H
+
+/* The interface between the NLGS sweep (src/nlgs) and the contact laws
+ * (src/law): the local problem of one contact as the sweep stores it (one
+ * record per contact, per dimension), and the kernel each law provides:
+ * how it fills its part of a record when rows are built, and the sweep loop
+ * with its closed-form local solve inlined (a function pointer per sweep, not
+ * per contact, so the loop stays as fast as a hand-written one). */
+
+#include "moreau/law.h"
+#include "moreau/materials.h"
+#include "moreau/types.h"
+
+/* One contact as the 2D sweep sees it: everything the local solve reads, in
+ * one 192-byte record, so that a randomly ordered sweep touches few cache
+ * lines. The b side has separate normal and tangential inverse masses because
+ * a force-driven wall moves along its normal only. */
+typedef struct {
+  double *va, *wa, *vb, *wb; /* velocity and spin (z component) of each side */
+  double nx, ny;
+  double ra_n, ra_t, rb_n, rb_t; /* (e_z x c) . n and . t of each side */
+  double ima, iia, imb_n, imb_t, iib;
+  double Wnn, Wnt, Wtt, inv_det;
+  double un_target, ut_target; /* u+ that makes the mean velocity vanish */
+  double mu;
+  double pn, pt; /* impulses f dt */
+} moreau_row2d;
+
+/* One contact as the 3D sweep sees it (spheres and walls). Angular
+ * velocities enter the contact frame through the columns c x e of each side
+ * (e = n, t, s): u_e = e . (v_b - v_a) + w_b . (c_b x e) - w_a . (c_a x e). */
+typedef struct {
+  double *va, *wa, *vb, *wb;
+  double n[3], t[3], s[3];
+  double ca_x[9], cb_x[9]; /* c x n, c x t, c x s of each side */
+  double ima, iia, imb_n, imb_t, iib;
+  double W[6];    /* symmetric: nn, nt, ns, tt, ts, ss */
+  double Winv[6]; /* its inverse, same layout */
+  double target[3];
+  double mu;
+  double p[3];
+} moreau_row3d;
+
+/* Adds the impulse change (dn, dt) to both sides' velocities of a 2D row. */
+static inline void moreau_row2d_apply(moreau_row2d *r, double dn, double dt)
+{
+  const double nx = r->nx, ny = r->ny, tx = -ny, ty = nx;
+  r->va[0] -= r->ima * (dn * nx + dt * tx);
+  r->va[1] -= r->ima * (dn * ny + dt * ty);
+  *r->wa -= r->iia * (r->ra_n * dn + r->ra_t * dt);
+  r->vb[0] += r->imb_n * dn * nx + r->imb_t * dt * tx;
+  r->vb[1] += r->imb_n * dn * ny + r->imb_t * dt * ty;
+  *r->wb += r->iib * (r->rb_n * dn + r->rb_t * dt);
+}
+
+/* Adds the impulse change d (frame components) to both sides' velocities of
+ * a 3D row. */
+static inline void moreau_row3d_apply(moreau_row3d *r, const double *d)
+{
+  double pv[3], dw_a[3], dw_b[3];
+  for (int k = 0; k < 3; k++) {
+    pv[k] = d[0] * r->n[k] + d[1] * r->t[k] + d[2] * r->s[k];
+    dw_a[k] = d[0] * r->ca_x[k] + d[1] * r->ca_x[3 + k] + d[2] * r->ca_x[6 + k];
+    dw_b[k] = d[0] * r->cb_x[k] + d[1] * r->cb_x[3 + k] + d[2] * r->cb_x[6 + k];
+  }
+  for (int k = 0; k < 3; k++) {
+    r->va[k] -= r->ima * pv[k];
+    r->wa[k] -= r->iia * dw_a[k];
+    r->vb[k] += r->imb_n * d[0] * r->n[k] + r->imb_t * (d[1] * r->t[k] + d[2] * r->s[k]);
+    r->wb[k] += r->iib * dw_b[k];
+  }
+}
+
+/* Convergence sums of one sweep (seed 000 eq 41 and its variants). */
+typedef struct {
+  double dp, p, dp2, p2, max_ratio;
+} moreau_sweep_sums;
+
+/* Adds one contact update to the sweep's convergence sums: adp and ap are
+ * the L1 norms of the impulse change and of the new impulse, dp2 and p2 their
+ * squares. */
+static inline void moreau_sweep_add(moreau_sweep_sums *s, double adp, double ap, double dp2, double p2, int max_ratio)
+{
+  s->dp += adp;
+  s->p += ap;
+  s->dp2 += dp2;
+  s->p2 += p2;
+  if (max_ratio) {
+    double ratio = ap > 0.0 ? adp / ap : (adp > 0.0 ? 1.0 : 0.0);
+    if (ratio > s->max_ratio) s->max_ratio = ratio;
+  }
+}
+
+/* What one sweep works on: the rows (moreau_row2d or moreau_row3d) in the
+ * order given, and, for laws with per-contact state, the state of the
+ * contact of row r at state + state_width * row_contact[r] (updated in
+ * place). */
+typedef struct {
+  void *rows;
+  const moreau_lid *order;
+  moreau_lid n;
+  int max_ratio; /* whether to track the largest ratio (-nlgs_norm max) */
+  const moreau_lid *row_contact;
+  double *state;
+  int state_width;
+} moreau_law_sweep_args;
+
+/* The law's part of a row: targets and thresholds from the pair parameters,
+ * the gap at detection, the relative velocity (n, t, s) at the start of the
+ * step, dt, and the contact's state (NULL when the law has none). */
+typedef void (*moreau_law_setup2d_fn)(moreau_row2d *r, const moreau_pair_law *pair, double gap, const double *u_minus,
+                                      double dt, const double *state);
+typedef void (*moreau_law_setup3d_fn)(moreau_row3d *r, const moreau_pair_law *pair, double gap, const double *u_minus,
+                                      double dt, const double *state);
+typedef void (*moreau_law_sweep_fn)(const moreau_law_sweep_args *a, moreau_sweep_sums *sums);
+
+struct moreau_law_kernel {
+  const char *name;
+  int state_width; /* doubles of warm-start state per contact besides the force */
+  moreau_law_setup2d_fn setup2d;
+  moreau_law_setup3d_fn setup3d;
+  moreau_law_sweep_fn sweep2d, sweep3d;
+};
+
+/* Defines the sweep loop `name` of a law over rows of row_type with the
+ * local solve `solve(row, max_ratio, sums)` (a static inline function of the
+ * law's file), instantiated twice so that the max_ratio test is hoisted out
+ * of the loop. */
+#define MOREAU_LAW_SWEEP(name, row_type, solve)                                                                        \
+  static void name(const moreau_law_sweep_args *a, moreau_sweep_sums *sums)                                            \
+  {                                                                                                                    \
+    moreau_sweep_sums s = {0, 0, 0, 0, 0};                                                                             \
+    row_type *rows = a->rows;                                                                                          \
+    if (a->max_ratio)                                                                                                  \
+      for (moreau_lid k = 0; k < a->n; k++)                                                                            \
+        solve(&rows[a->order[k]], 1, &s);                                                                              \
+    else                                                                                                               \
+      for (moreau_lid k = 0; k < a->n; k++)                                                                            \
+        solve(&rows[a->order[k]], 0, &s);                                                                              \
+    *sums = s;                                                                                                         \
+  }
+
+/* The laws (one file each). */
+extern const struct moreau_law_kernel moreau_law_signorini_coulomb;
+
+#endif

@@ -1,0 +1,79 @@
+#include "nlgs_private.h"
+
+/* Builds the 2D sweep records; contacts between two bodies of infinite mass
+ * carry no force and get no record. */
+static moreau_lid build2d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
+{
+  moreau_bodies *b = prob->bodies;
+  moreau_walls *w = prob->walls;
+  const moreau_contacts *c = prob->contacts;
+  moreau_row2d *rows = s->rows;
+  moreau_lid nrows = 0;
+  for (moreau_lid k = 0; k < c->n; k++) {
+    moreau_row2d *r = &rows[nrows];
+    moreau_lid ia = c->a[k], ib = c->b[k];
+    const double *n = &c->normal[3 * k], *ca = &c->ca[3 * k], *cb = &c->cb[3 * k];
+    const double tx = -n[1], ty = n[0];
+    int mat_b;
+    r->va = &b->v[3 * ia];
+    r->wa = &b->w[3 * ia + 2];
+    r->ima = b->inv_mass[ia] * s->mult[ia];
+    r->iia = b->inv_inertia[ia] * s->mult[ia];
+    r->nx = n[0];
+    r->ny = n[1];
+    r->ra_n = -ca[1] * n[0] + ca[0] * n[1];
+    r->ra_t = -ca[1] * tx + ca[0] * ty;
+    if (ib >= 0) {
+      r->vb = &b->v[3 * ib];
+      r->wb = &b->w[3 * ib + 2];
+      r->imb_n = r->imb_t = b->inv_mass[ib] * s->mult[ib];
+      r->iib = b->inv_inertia[ib] * s->mult[ib];
+      r->rb_n = -cb[1] * n[0] + cb[0] * n[1];
+      r->rb_t = -cb[1] * tx + cb[0] * ty;
+      mat_b = b->material[ib];
+    } else {
+      int iw = -(ib + 1);
+      r->vb = &w->velocity[3 * iw];
+      r->wb = &s->zero_spin[2];
+      r->imb_n = w->mode[iw] == MOREAU_WALL_FORCE ? s->wall_share[iw] / w->mass[iw] : 0.0;
+      r->imb_t = 0.0;
+      r->iib = 0.0;
+      r->rb_n = r->rb_t = 0.0;
+      mat_b = w->material[iw];
+    }
+    r->Wnn = r->ima + r->imb_n + r->iia * r->ra_n * r->ra_n + r->iib * r->rb_n * r->rb_n;
+    r->Wtt = r->ima + r->imb_t + r->iia * r->ra_t * r->ra_t + r->iib * r->rb_t * r->rb_t;
+    r->Wnt = r->iia * r->ra_n * r->ra_t + r->iib * r->rb_n * r->rb_t;
+    double det = r->Wnn * r->Wtt - r->Wnt * r->Wnt;
+    if (!(det > 0.0)) continue;
+    r->inv_det = 1.0 / det;
+
+    const moreau_pair_law *pair = moreau_materials_pair(prob->materials, b->material[ia], mat_b);
+    s->law->setup2d(r, pair, c->gap[k], &prob->u_minus[3 * k], prob->dt,
+                    c->state_width ? &c->state[(size_t)c->state_width * k] : NULL);
+    r->pn = c->force[3 * k] * prob->dt;
+    r->pt = c->force[3 * k + 1] * prob->dt;
+    s->row_contact[nrows] = k;
+    nrows++;
+  }
+  return nrows;
+}
+
+static void apply2d(void *rows, moreau_lid n)
+{
+  moreau_row2d *r = rows;
+  for (moreau_lid k = 0; k < n; k++)
+    moreau_row2d_apply(&r[k], r[k].pn, r[k].pt);
+}
+
+static void store2d(const void *rows, const moreau_lid *row_contact, moreau_lid n, double dt, moreau_contacts *c)
+{
+  const moreau_row2d *r = rows;
+  for (moreau_lid i = 0; i < n; i++) {
+    moreau_lid k = row_contact[i];
+    c->force[3 * k] = r[i].pn / dt;
+    c->force[3 * k + 1] = r[i].pt / dt;
+  }
+}
+
+const nlgs_dim_ops nlgs_ops2d = {sizeof(moreau_row2d), build2d, apply2d, store2d};

@@ -1,0 +1,57 @@
+#include <stdio.h>
+#include <string.h>
+
+#include "sim_private.h"
+
+MPI_Comm moreau_sim_comm(const moreau_sim *sim) { return sim->comm; }
+int moreau_sim_rank(const moreau_sim *sim) { return sim->rank; }
+int moreau_sim_size(const moreau_sim *sim) { return sim->size; }
+int moreau_sim_dim(const moreau_sim *sim) { return sim->dim; }
+moreau_bodies *moreau_sim_bodies(const moreau_sim *sim) { return sim->bodies; }
+moreau_walls *moreau_sim_walls(const moreau_sim *sim) { return sim->walls; }
+moreau_materials *moreau_sim_materials(const moreau_sim *sim) { return sim->materials; }
+moreau_contacts *moreau_sim_contacts(const moreau_sim *sim) { return sim->contacts; }
+moreau_contacts *moreau_sim_history(const moreau_sim *sim) { return sim->history; }
+moreau_nlgs *moreau_sim_nlgs(const moreau_sim *sim) { return sim->nlgs; }
+moreau_part *moreau_sim_part(const moreau_sim *sim) { return sim->part; }
+moreau_domain *moreau_sim_domain(const moreau_sim *sim) { return sim->domain; }
+
+moreau_err moreau_sim_set_materials(moreau_sim *sim, moreau_materials *m)
+{
+  MOREAU_CHECK(m, MOREAU_ERR_INTERNAL, "moreau_sim_set_materials: no table");
+  if (m == sim->materials) return MOREAU_SUCCESS;
+  MOREAU_CALL(moreau_materials_destroy(&sim->materials));
+  sim->materials = m;
+  return MOREAU_SUCCESS;
+}
+
+double moreau_sim_dt(const moreau_sim *sim) { return sim->dt; }
+void moreau_sim_set_dt(moreau_sim *sim, double dt) { sim->dt = dt; }
+double moreau_sim_time(const moreau_sim *sim) { return sim->time; }
+int64_t moreau_sim_step_index(const moreau_sim *sim) { return sim->step; }
+
+void moreau_sim_set_clock(moreau_sim *sim, int64_t step, double time)
+{
+  sim->step = step;
+  sim->time = time;
+}
+void moreau_sim_get_gravity(const moreau_sim *sim, double g[3]) { memcpy(g, sim->gravity, sizeof(sim->gravity)); }
+void moreau_sim_set_gravity(moreau_sim *sim, const double g[3]) { memcpy(sim->gravity, g, sizeof(sim->gravity)); }
+double moreau_sim_alert(const moreau_sim *sim) { return sim->alert; }
+void moreau_sim_set_alert(moreau_sim *sim, double alert) { sim->alert = alert; }
+double moreau_sim_rmax(const moreau_sim *sim) { return sim->rmax; }
+const moreau_step_stats *moreau_sim_stats(const moreau_sim *sim) { return &sim->stats; }
+
+void moreau_sim_set_input_name(moreau_sim *sim, const char *name)
+{
+  snprintf(sim->input_name, sizeof(sim->input_name), "%s", name ? name : "");
+}
+
+void moreau_sim_run_state(const moreau_sim *sim, moreau_run_state *rs)
+{
+  rs->comm = sim->comm;
+  rs->dim = sim->dim;
+  rs->step = sim->step;
+  rs->time = sim->time;
+  rs->dt = sim->dt;
+}

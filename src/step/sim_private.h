@@ -1,0 +1,48 @@
+#ifndef MOREAU_SIM_PRIVATE_H
+#define MOREAU_SIM_PRIVATE_H
+
+#include "moreau/detect.h"
+#include "moreau/law.h"
+#include "moreau/sim.h"
+
+struct moreau_sim {
+  MPI_Comm comm; /* a duplicate of the caller's, owned */
+  int rank, size, dim;
+  moreau_domain *domain;
+  moreau_bodies *bodies;
+  moreau_walls *walls;
+  moreau_materials *materials;
+  const moreau_law *law;
+  moreau_contacts *contacts; /* this step's */
+  moreau_contacts *history;  /* the previous step's, for warm start */
+  moreau_detector *detector;
+  moreau_nlgs *nlgs;
+  moreau_part *part;
+
+  double dt, time;
+  int64_t step;
+  double gravity[3];
+  double alert;    /* alert distance of detection; <= 0 before setup means auto */
+  double rmax;     /* global largest body radius, set by setup */
+  double *u_minus; /* per contact: relative velocity (n, t, s) at the start of the step */
+  moreau_lid u_minus_cap;
+  /* setup leaves the history it distributed in `history` for the first
+   * step's warm start; later steps take the last step's contacts. */
+  int history_in_place;
+  /* Where the bodies came from, for messages about them (a body's global id
+   * is its data row in an input file, counted from 0); "" for generated. */
+  char input_name[4096];
+  moreau_step_stats stats;
+};
+
+/* step_kinematics.c: the pieces of one Moreau-Jean step around the solve. */
+/* Half a step of positions: r += h U for owned bodies and walls. */
+void sim_drift(moreau_sim *sim, double h);
+/* Relative velocities at each contact in its frame, at the start of the step. */
+MOREAU_MUST_CHECK moreau_err sim_relative_velocities(moreau_sim *sim);
+/* U_free = U- + dt M^-1 F_ext on every local copy, and the force walls' drive. */
+void sim_free_velocities(moreau_sim *sim);
+/* Wall reactions, largest overlap and global contact count of the step. */
+MOREAU_MUST_CHECK moreau_err sim_contact_statistics(moreau_sim *sim);
+
+#endif

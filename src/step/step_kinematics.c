@@ -1,0 +1,115 @@
+#include <math.h>
+#include <string.h>
+
+#include "sim_private.h"
+
+/* Rotates unit quaternion q by the rotation vector w h (world frame). */
+static void rotate(double *q, const double *w, double h)
+{
+  double wn = sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+  if (wn == 0.0) return;
+  double half = 0.5 * wn * h, s = sin(half) / wn, c = cos(half);
+  double d[4] = {c, s * w[0], s * w[1], s * w[2]}, r[4];
+  r[0] = d[0] * q[0] - d[1] * q[1] - d[2] * q[2] - d[3] * q[3];
+  r[1] = d[0] * q[1] + d[1] * q[0] + d[2] * q[3] - d[3] * q[2];
+  r[2] = d[0] * q[2] - d[1] * q[3] + d[2] * q[0] + d[3] * q[1];
+  r[3] = d[0] * q[3] + d[1] * q[2] - d[2] * q[1] + d[3] * q[0];
+  double len = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
+  for (int k = 0; k < 4; k++)
+    q[k] = r[k] / len;
+}
+
+void sim_drift(moreau_sim *sim, double h)
+{
+  moreau_bodies *b = sim->bodies;
+  moreau_walls *w = sim->walls;
+  for (moreau_lid i = 0; i < b->n_owned; i++) {
+    for (int k = 0; k < 3; k++)
+      b->x[3 * i + k] += h * b->v[3 * i + k];
+    rotate(&b->q[4 * i], &b->w[3 * i], h);
+  }
+  for (int i = 0; i < w->n; i++)
+    for (int k = 0; k < 3; k++)
+      w->point[3 * i + k] += h * w->velocity[3 * i + k];
+}
+
+/* Relative velocity of b with respect to a at each contact point, in the
+ * contact frame, from the velocities at the start of the step. */
+moreau_err sim_relative_velocities(moreau_sim *sim)
+{
+  const moreau_bodies *b = sim->bodies;
+  const moreau_walls *w = sim->walls;
+  const moreau_contacts *c = sim->contacts;
+  if (c->n > sim->u_minus_cap) {
+    sim->u_minus_cap = c->n + c->n / 2 + 64;
+    MOREAU_CALL(moreau_realloc(3 * (size_t)sim->u_minus_cap * sizeof(double), &sim->u_minus));
+  }
+  for (moreau_lid k = 0; k < c->n; k++) {
+    moreau_lid ia = c->a[k], ib = c->b[k];
+    const double *ca = &c->ca[3 * k], *cb = &c->cb[3 * k], *wa = &b->w[3 * ia];
+    double ua[3], ub[3] = {0, 0, 0}, du[3];
+    ua[0] = b->v[3 * ia] + wa[1] * ca[2] - wa[2] * ca[1];
+    ua[1] = b->v[3 * ia + 1] + wa[2] * ca[0] - wa[0] * ca[2];
+    ua[2] = b->v[3 * ia + 2] + wa[0] * ca[1] - wa[1] * ca[0];
+    if (ib >= 0) {
+      const double *wb = &b->w[3 * ib];
+      ub[0] = b->v[3 * ib] + wb[1] * cb[2] - wb[2] * cb[1];
+      ub[1] = b->v[3 * ib + 1] + wb[2] * cb[0] - wb[0] * cb[2];
+      ub[2] = b->v[3 * ib + 2] + wb[0] * cb[1] - wb[1] * cb[0];
+    } else {
+      memcpy(ub, &w->velocity[3 * (-(ib + 1))], sizeof(ub));
+    }
+    for (int d = 0; d < 3; d++)
+      du[d] = ub[d] - ua[d];
+    const double *n = &c->normal[3 * k], *t = &c->tangent[3 * k], *s = &c->binormal[3 * k];
+    sim->u_minus[3 * k] = du[0] * n[0] + du[1] * n[1] + du[2] * n[2];
+    sim->u_minus[3 * k + 1] = du[0] * t[0] + du[1] * t[1] + du[2] * t[2];
+    sim->u_minus[3 * k + 2] = du[0] * s[0] + du[1] * s[1] + du[2] * s[2];
+  }
+  return MOREAU_SUCCESS;
+}
+
+/* U_free = U- + dt M^-1 F_ext: gravity and each body's external force and
+ * torque on every local copy of a body (owned and ghost alike, so that the
+ * copies agree), the drive on force walls. */
+void sim_free_velocities(moreau_sim *sim)
+{
+  moreau_bodies *b = sim->bodies;
+  moreau_walls *w = sim->walls;
+  moreau_lid n = moreau_bodies_n_local(b);
+  for (moreau_lid i = 0; i < n; i++) {
+    if (b->inv_mass[i] == 0.0) continue;
+    for (int k = 0; k < 3; k++) {
+      b->v[3 * i + k] += sim->dt * (sim->gravity[k] + b->inv_mass[i] * b->f_ext[3 * i + k]);
+      b->w[3 * i + k] += sim->dt * b->inv_inertia[i] * b->t_ext[3 * i + k];
+    }
+  }
+  for (int i = 0; i < w->n; i++) {
+    if (w->mode[i] != MOREAU_WALL_FORCE) continue;
+    for (int k = 0; k < 3; k++)
+      w->velocity[3 * i + k] += sim->dt * w->drive[i] / w->mass[i] * w->normal[3 * i + k];
+  }
+}
+
+moreau_err sim_contact_statistics(moreau_sim *sim)
+{
+  const moreau_contacts *c = sim->contacts;
+  moreau_walls *w = sim->walls;
+  double overlap = 0.0, count = (double)c->n;
+  for (int i = 0; i < 3 * w->n; i++)
+    w->reaction[i] = 0.0;
+  for (moreau_lid k = 0; k < c->n; k++) {
+    overlap = fmax(overlap, -c->gap[k]);
+    if (c->b[k] >= 0) continue;
+    int iw = -(c->b[k] + 1);
+    const double *f = &c->force[3 * k], *n = &c->normal[3 * k], *t = &c->tangent[3 * k], *s = &c->binormal[3 * k];
+    for (int d = 0; d < 3; d++)
+      w->reaction[3 * iw + d] += f[0] * n[d] + f[1] * t[d] + f[2] * s[d];
+  }
+  if (w->n) MOREAU_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, w->reaction, 3 * w->n, MPI_DOUBLE, MPI_SUM, sim->comm));
+  MOREAU_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, &overlap, 1, MPI_DOUBLE, MPI_MAX, sim->comm));
+  MOREAU_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, &count, 1, MPI_DOUBLE, MPI_SUM, sim->comm));
+  sim->stats.max_overlap = overlap;
+  sim->stats.n_contacts_global = (int64_t)count;
+  return MOREAU_SUCCESS;
+}

@@ -1,0 +1,745 @@
+/* Field tables (moreau/fields.h): on a container of the test's own (64-bit
+ * ids, 3-vectors, 32-bit flags and a field of the table's variable width)
+ * resize keeps values, copy and permute move every field, records have the
+ * size of their fields rounded up to whole doubles and carry exactly the
+ * fields of their mask (ids bit-exact), and value structs round-trip. Then
+ * the real schemas: every member of moreau_body survives push/get, ghost and
+ * migration records, and sorting; contacts carry their law state with the
+ * key through push, sort, warm start, compaction and history records.
+ * Serial. */
+#include <check.h>
+#include <inttypes.h>
+#include <math.h>
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_runner.h"
+#include "moreau/bodies.h"
+#include "moreau/contacts.h"
+#include "moreau/fields.h"
+#include "moreau/types.h"
+
+static void setup(void) { moreau_error_clear(); }
+
+/* Whole doubles needed for a record of `bytes` bytes: the closed form of the
+ * rounding that moreau_fields_record_doubles promises. */
+static size_t doubles_for(size_t bytes) { return (bytes + sizeof(double) - 1) / sizeof(double); }
+
+/* ---- A container of the test's own ---------------------------------------------------------------------------- */
+
+typedef struct {
+  int64_t *id;
+  double *vec; /* 3 per item */
+  int32_t *flag;
+  double *extra; /* var_width per item */
+} toy;
+
+/* The members in another order than the container's, so that a table that
+ * confused container and value offsets would show. */
+typedef struct {
+  int32_t flag;
+  double vec[3];
+  int64_t id;
+} toy_value;
+
+#define TOY_VAR_WIDTH 2
+enum { HAS_ID = 1, HAS_VEC = 2, HAS_FLAG = 4, HAS_EXTRA = 8, HAS_ALL = 15 };
+
+/* Each field goes to a different mix of destinations so that every mask
+ * selects a different subset. */
+static const moreau_field toy_fields[] = {
+    {"id", MOREAU_FIELD_I64, 1, MOREAU_FIELD_MIGRATE | MOREAU_FIELD_GHOST | MOREAU_FIELD_SNAPSHOT, offsetof(toy, id),
+     offsetof(toy_value, id)},
+    {"vec", MOREAU_FIELD_F64, 3, MOREAU_FIELD_MIGRATE, offsetof(toy, vec), offsetof(toy_value, vec)},
+    {"flag", MOREAU_FIELD_I32, 1, MOREAU_FIELD_GHOST | MOREAU_FIELD_SNAPSHOT, offsetof(toy, flag),
+     offsetof(toy_value, flag)},
+    {"extra", MOREAU_FIELD_F64, 0, MOREAU_FIELD_MIGRATE | MOREAU_FIELD_GHOST, offsetof(toy, extra), -1},
+};
+static const moreau_field_table toy_table = {toy_fields, 4, TOY_VAR_WIDTH};
+/* The same schema with no variable-width values (a law without state). */
+static const moreau_field_table toy_table_w0 = {toy_fields, 4, 0};
+
+/* Which of the toy's fields a mask selects. */
+static unsigned toy_present(unsigned mask)
+{
+  unsigned p = 0;
+  for (int f = 0; f < 4; f++)
+    if (toy_fields[f].flags & mask) p |= 1u << f;
+  return p;
+}
+
+/* The values of the item tagged k: ids include the extremes of int64 and
+ * values above 2^53 that a trip through a double would round. */
+static int64_t id_of(long k)
+{
+  static const int64_t special[] = {
+      INT64_MIN, -1, (INT64_C(1) << 53) + 1, INT64_MAX, -(INT64_C(1) << 60) - 7, (INT64_C(1) << 62) + 3};
+  if (k >= 0 && k < (long)(sizeof(special) / sizeof(special[0]))) return special[k];
+  return (int64_t)k * 7919 - 3;
+}
+static double vec_of(long k, int c) { return (double)k + 0.5 * c + 0.125; }
+static int32_t flag_of(long k) { return (int32_t)(-1000 + 17 * k); }
+static double extra_of(long k, int c) { return -((double)k + 0.25) * (c + 1); }
+
+static void toy_fill(const moreau_field_table *t, toy *o, size_t i, long k)
+{
+  o->id[i] = id_of(k);
+  for (int c = 0; c < 3; c++)
+    o->vec[3 * i + c] = vec_of(k, c);
+  o->flag[i] = flag_of(k);
+  for (int c = 0; c < t->var_width; c++)
+    o->extra[(size_t)t->var_width * i + c] = extra_of(k, c);
+}
+
+/* Asserts that item i holds the values of tag k in the fields of `present`
+ * and zeros (all bits) in the others. */
+static void toy_expect(const moreau_field_table *t, const toy *o, size_t i, long k, unsigned present, const char *what)
+{
+  int64_t id = present & HAS_ID ? id_of(k) : 0;
+  int32_t flag = present & HAS_FLAG ? flag_of(k) : 0;
+  ck_assert_msg(o->id[i] == id, "%s: item %zu id %" PRId64 ", want %" PRId64, what, i, o->id[i], id);
+  for (int c = 0; c < 3; c++) {
+    double want = present & HAS_VEC ? vec_of(k, c) : 0.0;
+    ck_assert_msg(o->vec[3 * i + c] == want, "%s: item %zu vec[%d] %.17g, want %.17g", what, i, c, o->vec[3 * i + c],
+                  want);
+  }
+  ck_assert_msg(o->flag[i] == flag, "%s: item %zu flag %d, want %d", what, i, o->flag[i], flag);
+  for (int c = 0; c < t->var_width; c++) {
+    double got = o->extra[(size_t)t->var_width * i + c], want = present & HAS_EXTRA ? extra_of(k, c) : 0.0;
+    ck_assert_msg(got == want, "%s: item %zu extra[%d] %.17g, want %.17g", what, i, c, got, want);
+  }
+}
+
+START_TEST(test_toy_resize_keeps_values)
+{
+  toy o = {0};
+  ck_assert_int_eq(moreau_fields_resize(&toy_table, &o, 8), MOREAU_SUCCESS);
+  for (size_t i = 0; i < 8; i++)
+    toy_fill(&toy_table, &o, i, (long)i);
+  /* Large enough that the allocator moves the arrays. */
+  ck_assert_int_eq(moreau_fields_resize(&toy_table, &o, 1 << 16), MOREAU_SUCCESS);
+  for (size_t i = 0; i < 8; i++)
+    toy_expect(&toy_table, &o, i, (long)i, HAS_ALL, "after growing");
+  /* The new capacity is usable in every field. */
+  toy_fill(&toy_table, &o, (1 << 16) - 1, 99);
+  toy_expect(&toy_table, &o, (1 << 16) - 1, 99, HAS_ALL, "last item of the grown arrays");
+  ck_assert_int_eq(moreau_fields_resize(&toy_table, &o, 3), MOREAU_SUCCESS);
+  for (size_t i = 0; i < 3; i++)
+    toy_expect(&toy_table, &o, i, (long)i, HAS_ALL, "after shrinking");
+  moreau_fields_free(&toy_table, &o);
+  ck_assert_msg(!o.id && !o.vec && !o.flag && !o.extra, "free leaves every pointer NULL");
+
+  /* Width 0: the variable-width field has no array, the others work. */
+  ck_assert_int_eq(moreau_fields_resize(&toy_table_w0, &o, 4), MOREAU_SUCCESS);
+  ck_assert_msg(o.extra == NULL, "a zero-width field keeps a NULL array");
+  for (size_t i = 0; i < 4; i++)
+    toy_fill(&toy_table_w0, &o, i, (long)i + 10);
+  ck_assert_int_eq(moreau_fields_resize(&toy_table_w0, &o, 4096), MOREAU_SUCCESS);
+  for (size_t i = 0; i < 4; i++)
+    toy_expect(&toy_table_w0, &o, i, (long)i + 10, HAS_ALL, "width 0 after growing");
+  moreau_fields_free(&toy_table_w0, &o);
+}
+END_TEST
+
+START_TEST(test_toy_copy)
+{
+  toy o = {0};
+  ck_assert_int_eq(moreau_fields_resize(&toy_table, &o, 6), MOREAU_SUCCESS);
+  for (size_t i = 0; i < 6; i++)
+    toy_fill(&toy_table, &o, i, (long)i);
+  moreau_fields_copy(&toy_table, &o, 4, 1);
+  for (size_t i = 0; i < 6; i++)
+    toy_expect(&toy_table, &o, i, i == 1 ? 4 : (long)i, HAS_ALL, "copy 4 -> 1");
+  moreau_fields_free(&toy_table, &o);
+
+  /* Width 0: copying must not touch the NULL array. */
+  ck_assert_int_eq(moreau_fields_resize(&toy_table_w0, &o, 3), MOREAU_SUCCESS);
+  for (size_t i = 0; i < 3; i++)
+    toy_fill(&toy_table_w0, &o, i, (long)i);
+  moreau_fields_copy(&toy_table_w0, &o, 0, 2);
+  toy_expect(&toy_table_w0, &o, 2, 0, HAS_ALL, "width 0 copy 0 -> 2");
+  toy_expect(&toy_table_w0, &o, 1, 1, HAS_ALL, "width 0 copy leaves item 1");
+  moreau_fields_free(&toy_table_w0, &o);
+}
+END_TEST
+
+START_TEST(test_toy_permute)
+{
+  /* A permutation with a fixed point (4), a 2-cycle and a 3-cycle. */
+  static const int32_t perm[6] = {3, 0, 5, 1, 4, 2};
+  toy o = {0};
+  for (int w = 0; w < 2; w++) {
+    const moreau_field_table *t = w ? &toy_table_w0 : &toy_table;
+    ck_assert_int_eq(moreau_fields_resize(t, &o, 8), MOREAU_SUCCESS);
+    for (size_t i = 0; i < 8; i++)
+      toy_fill(t, &o, i, (long)i);
+    ck_assert_int_eq(moreau_fields_permute(t, &o, 6, perm), MOREAU_SUCCESS);
+    for (size_t i = 0; i < 6; i++)
+      toy_expect(t, &o, i, perm[i], HAS_ALL, w ? "width 0 permuted" : "permuted: new i is old perm[i]");
+    /* Only the first n items are reordered. */
+    for (size_t i = 6; i < 8; i++)
+      toy_expect(t, &o, i, (long)i, HAS_ALL, "beyond n");
+    moreau_fields_free(t, &o);
+  }
+}
+END_TEST
+
+START_TEST(test_toy_record_doubles)
+{
+  /* Byte sums of the selected fields: id 8, vec 3 x 8, flag 4, extra
+   * var_width x 8, rounded up to whole doubles. */
+  ck_assert_uint_eq(moreau_fields_record_doubles(&toy_table, MOREAU_FIELD_SNAPSHOT), doubles_for(8 + 4));
+  ck_assert_uint_eq(moreau_fields_record_doubles(&toy_table, MOREAU_FIELD_SNAPSHOT), 2);
+  ck_assert_uint_eq(moreau_fields_record_doubles(&toy_table, MOREAU_FIELD_GHOST),
+                    doubles_for(8 + 4 + TOY_VAR_WIDTH * 8));
+  ck_assert_uint_eq(moreau_fields_record_doubles(&toy_table, MOREAU_FIELD_MIGRATE),
+                    doubles_for(8 + 24 + TOY_VAR_WIDTH * 8));
+  ck_assert_uint_eq(moreau_fields_record_doubles(&toy_table, MOREAU_FIELD_CHECKPOINT), 0);
+  ck_assert_uint_eq(moreau_fields_record_doubles(&toy_table, MOREAU_FIELD_ALL),
+                    doubles_for(8 + 24 + 4 + TOY_VAR_WIDTH * 8));
+  ck_assert_uint_eq(moreau_fields_record_doubles(&toy_table_w0, MOREAU_FIELD_GHOST), doubles_for(8 + 4));
+  ck_assert_uint_eq(moreau_fields_record_doubles(&toy_table_w0, MOREAU_FIELD_MIGRATE), doubles_for(8 + 24));
+}
+END_TEST
+
+/* Packs item i of src with mask, checks the record's layout, unpacks it into
+ * item j of dst (filled with other values first) and checks that exactly the
+ * fields of mask arrived. */
+static void pack_roundtrip(const moreau_field_table *t, const toy *src, size_t i, long k, toy *dst, size_t j,
+                           unsigned mask)
+{
+  size_t nd = moreau_fields_record_doubles(t, mask), used = 0;
+  double rec[16];
+  unsigned char *bytes = (unsigned char *)rec;
+  char what[64];
+  snprintf(what, sizeof(what), "mask %u width %d tag %ld", mask, t->var_width, k);
+  for (int f = 0; f < t->n; f++)
+    if (t->field[f].flags & mask) used += moreau_field_bytes(t, &t->field[f]);
+  ck_assert(nd + 1 <= sizeof(rec) / sizeof(rec[0]));
+  memset(rec, 0xff, sizeof(rec));
+  moreau_fields_pack(t, src, mask, i, rec);
+  /* Fields in table order from the first byte: the id leads (the history
+   * router reads gid_a there), bit for bit. */
+  if (mask & toy_fields[0].flags) ck_assert_msg(!memcmp(rec, &src->id[i], 8), "%s: record starts with the id", what);
+  for (size_t b = used; b < nd * sizeof(double); b++)
+    ck_assert_msg(bytes[b] == 0, "%s: padding byte %zu of %zu is %u, want 0", what, b, nd * sizeof(double), bytes[b]);
+  for (size_t b = nd * sizeof(double); b < (nd + 1) * sizeof(double); b++)
+    ck_assert_msg(bytes[b] == 0xff, "%s: pack wrote byte %zu past the record of %zu doubles", what, b, nd);
+  toy_fill(t, dst, j, 77);
+  moreau_fields_unpack(t, dst, mask, j, rec);
+  toy_expect(t, dst, j, k, toy_present(mask), what);
+}
+
+START_TEST(test_toy_pack_unpack)
+{
+  static const unsigned masks[] = {MOREAU_FIELD_MIGRATE, MOREAU_FIELD_GHOST, MOREAU_FIELD_SNAPSHOT,
+                                   MOREAU_FIELD_MIGRATE | MOREAU_FIELD_GHOST, MOREAU_FIELD_ALL};
+  for (int w = 0; w < 2; w++) {
+    const moreau_field_table *t = w ? &toy_table_w0 : &toy_table;
+    toy src = {0}, dst = {0};
+    ck_assert_int_eq(moreau_fields_resize(t, &src, 8), MOREAU_SUCCESS);
+    ck_assert_int_eq(moreau_fields_resize(t, &dst, 8), MOREAU_SUCCESS);
+    /* Tags 0-5 are the special ids (INT64_MIN, -1, 2^53 + 1, ...). */
+    for (size_t i = 0; i < 8; i++)
+      toy_fill(t, &src, i, (long)i);
+    for (size_t m = 0; m < sizeof(masks) / sizeof(masks[0]); m++)
+      for (size_t i = 0; i < 8; i++)
+        pack_roundtrip(t, &src, i, (long)i, &dst, 7 - i, masks[m]);
+    moreau_fields_free(t, &src);
+    moreau_fields_free(t, &dst);
+  }
+}
+END_TEST
+
+START_TEST(test_toy_value)
+{
+  toy o = {0};
+  toy_value v, got;
+  ck_assert_int_eq(moreau_fields_resize(&toy_table, &o, 3), MOREAU_SUCCESS);
+  for (size_t i = 0; i < 3; i++)
+    toy_fill(&toy_table, &o, i, (long)i + 20);
+  memset(&v, 0, sizeof(v));
+  v.id = id_of(2);
+  v.flag = flag_of(2);
+  for (int c = 0; c < 3; c++)
+    v.vec[c] = vec_of(2, c);
+  /* set: the fields with a value member take it, the other (extra) is zeroed. */
+  moreau_fields_set_value(&toy_table, &o, 1, &v);
+  toy_expect(&toy_table, &o, 1, 2, HAS_ID | HAS_VEC | HAS_FLAG, "set_value");
+  toy_expect(&toy_table, &o, 0, 20, HAS_ALL, "set_value leaves item 0");
+  toy_expect(&toy_table, &o, 2, 22, HAS_ALL, "set_value leaves item 2");
+
+  /* get: every member with a field is written (the 0xa5 filler must go). */
+  memset(&got, 0xa5, sizeof(got));
+  moreau_fields_get_value(&toy_table, &o, 2, &got);
+  ck_assert_msg(got.id == id_of(22), "get_value id %" PRId64 ", want %" PRId64, got.id, id_of(22));
+  ck_assert_msg(got.flag == flag_of(22), "get_value flag %d, want %d", got.flag, flag_of(22));
+  for (int c = 0; c < 3; c++)
+    ck_assert_msg(got.vec[c] == vec_of(22, c), "get_value vec[%d] %.17g, want %.17g", c, got.vec[c], vec_of(22, c));
+  moreau_fields_free(&toy_table, &o);
+}
+END_TEST
+
+/* ---- The body schema ------------------------------------------------------------------------------------------- */
+
+/* A body whose every member has values of its own, all a function of gid:
+ * value = 64 gid + 4 member + component + 0.5, so any two members differ. */
+static void make_body(moreau_gid gid, moreau_body *b)
+{
+  double *vecs[6] = {b->x, b->v, b->w, b->f_ext, b->t_ext, b->q};
+  memset(b, 0, sizeof(*b));
+  b->gid = gid;
+  for (int m = 0; m < 6; m++)
+    for (int k = 0; k < (m == 5 ? 4 : 3); k++)
+      vecs[m][k] = 64.0 * (double)gid + 4.0 * m + k + 0.5;
+  b->radius = 64.0 * (double)gid + 24.25;
+  b->inv_mass = 64.0 * (double)gid + 28.25;
+  b->inv_inertia = 64.0 * (double)gid + 32.25;
+  b->material = (int32_t)(3 * gid + 1);
+  b->fixed = (int32_t)(gid % 3 != 0); /* 0 and 1 both occur */
+}
+
+/* Asserts member by member (bitwise) that got equals want. */
+static void expect_body(const moreau_body *got, const moreau_body *want, const char *what)
+{
+#define EXPECT_MEMBER(m, fmt, first)                                                                                   \
+  ck_assert_msg(!memcmp(&got->m, &want->m, sizeof(got->m)), "%s: gid %" PRId64 " member " #m " " fmt ", want " fmt,    \
+                what, want->gid, got->first, want->first)
+  EXPECT_MEMBER(gid, "%" PRId64, gid);
+  EXPECT_MEMBER(x, "[0] %.17g", x[0]);
+  EXPECT_MEMBER(v, "[0] %.17g", v[0]);
+  EXPECT_MEMBER(w, "[0] %.17g", w[0]);
+  EXPECT_MEMBER(q, "[0] %.17g", q[0]);
+  EXPECT_MEMBER(f_ext, "[0] %.17g", f_ext[0]);
+  EXPECT_MEMBER(t_ext, "[0] %.17g", t_ext[0]);
+  EXPECT_MEMBER(radius, "%.17g", radius);
+  EXPECT_MEMBER(inv_mass, "%.17g", inv_mass);
+  EXPECT_MEMBER(inv_inertia, "%.17g", inv_inertia);
+  EXPECT_MEMBER(material, "%d", material);
+  EXPECT_MEMBER(fixed, "%d", fixed);
+#undef EXPECT_MEMBER
+}
+
+/* get into a struct full of filler, so a member the schema forgot shows. */
+static void get_body(const moreau_bodies *b, moreau_lid i, moreau_body *out)
+{
+  memset(out, 0xa5, sizeof(*out));
+  moreau_bodies_get(b, i, out);
+}
+
+START_TEST(test_body_push_get)
+{
+  moreau_bodies *b;
+  moreau_body in, out;
+  ck_assert_int_eq(moreau_bodies_create(MPI_COMM_SELF, 3, &b), MOREAU_SUCCESS);
+  /* More than the first reservation (16), so growth keeps every member. */
+  for (moreau_gid g = 1; g <= 40; g++) {
+    make_body(g, &in);
+    ck_assert_int_eq(moreau_bodies_push_owned(b, &in), MOREAU_SUCCESS);
+  }
+  ck_assert_int_eq(b->n_owned, 40);
+  for (moreau_lid i = 0; i < 40; i++) {
+    make_body(i + 1, &in);
+    get_body(b, i, &out);
+    expect_body(&out, &in, "push_owned / get");
+  }
+  /* set replaces every member of one body only. */
+  make_body(1000, &in);
+  moreau_bodies_set(b, 5, &in);
+  get_body(b, 5, &out);
+  expect_body(&out, &in, "set / get");
+  make_body(7, &in);
+  get_body(b, 6, &out);
+  expect_body(&out, &in, "set leaves the next body");
+  ck_assert_int_eq(moreau_bodies_destroy(&b), MOREAU_SUCCESS);
+  ck_assert_ptr_null(b);
+}
+END_TEST
+
+START_TEST(test_body_records)
+{
+  moreau_bodies *src, *dst;
+  moreau_body in, out, want;
+  double rec[32];
+  /* Ghost records: gid 8, five 3-vectors (x v w f_ext t_ext), three scalars
+   * (radius, inv_mass, inv_inertia), material 4; migration records add q
+   * (4 doubles) and fixed (4). */
+  const size_t ghost_bytes = 8 + 5 * 24 + 3 * 8 + 4, migrate_bytes = ghost_bytes + 32 + 4;
+  ck_assert_uint_eq(moreau_bodies_record_doubles(MOREAU_FIELD_GHOST), doubles_for(ghost_bytes));
+  ck_assert_uint_eq(moreau_bodies_record_doubles(MOREAU_FIELD_MIGRATE), doubles_for(migrate_bytes));
+  ck_assert_uint_le(moreau_bodies_record_doubles(MOREAU_FIELD_MIGRATE), sizeof(rec) / sizeof(rec[0]));
+
+  ck_assert_int_eq(moreau_bodies_create(MPI_COMM_SELF, 3, &src), MOREAU_SUCCESS);
+  ck_assert_int_eq(moreau_bodies_create(MPI_COMM_SELF, 3, &dst), MOREAU_SUCCESS);
+  make_body(4, &in); /* fixed = 1: the ghost must lose it */
+  ck_assert(in.fixed != 0);
+  ck_assert_int_eq(moreau_bodies_push_owned(src, &in), MOREAU_SUCCESS);
+  make_body(9, &want);
+  ck_assert_int_eq(moreau_bodies_push_owned(dst, &want), MOREAU_SUCCESS);
+
+  /* A ghost slot that held another body first: unpacking must zero what the
+   * record does not carry, not leave the old values. */
+  make_body(50, &out);
+  ck_assert_int_eq(moreau_bodies_push_ghost(dst, &out), MOREAU_SUCCESS);
+  moreau_bodies_clear_ghosts(dst);
+  moreau_bodies_pack(src, MOREAU_FIELD_GHOST, 0, rec);
+  ck_assert_int_eq(moreau_bodies_push_record(dst, 1, MOREAU_FIELD_GHOST, rec), MOREAU_SUCCESS);
+  ck_assert_int_eq(dst->n_owned, 1);
+  ck_assert_int_eq(dst->n_ghost, 1);
+  get_body(dst, 1, &out);
+  want = in;
+  memset(want.q, 0, sizeof(want.q));
+  want.fixed = 0;
+  expect_body(&out, &want, "ghost record: q and fixed zero, the rest copied");
+  make_body(9, &want);
+  get_body(dst, 0, &out);
+  expect_body(&out, &want, "ghost record leaves the owned body");
+
+  /* A migration record carries everything; an owned push drops the ghosts. */
+  moreau_bodies_pack(src, MOREAU_FIELD_MIGRATE, 0, rec);
+  ck_assert_int_eq(moreau_bodies_push_record(dst, 0, MOREAU_FIELD_MIGRATE, rec), MOREAU_SUCCESS);
+  ck_assert_int_eq(dst->n_owned, 2);
+  ck_assert_int_eq(dst->n_ghost, 0);
+  get_body(dst, 1, &out);
+  expect_body(&out, &in, "migration record: every member");
+  ck_assert_int_eq(moreau_bodies_destroy(&src), MOREAU_SUCCESS);
+  ck_assert_int_eq(moreau_bodies_destroy(&dst), MOREAU_SUCCESS);
+}
+END_TEST
+
+START_TEST(test_body_sort_owned)
+{
+  static const moreau_gid order[] = {7, 3, 11, 1, 5, 2, 13, 40, 8, 21, 34, 6, 17, 30, 4, 19, 25, 9, 12};
+  const int n = (int)(sizeof(order) / sizeof(order[0]));
+  moreau_bodies *b;
+  moreau_body in, out;
+  ck_assert_int_eq(moreau_bodies_create(MPI_COMM_SELF, 3, &b), MOREAU_SUCCESS);
+  for (int i = 0; i < n; i++) {
+    make_body(order[i], &in);
+    ck_assert_int_eq(moreau_bodies_push_owned(b, &in), MOREAU_SUCCESS);
+  }
+  make_body(100, &in);
+  ck_assert_int_eq(moreau_bodies_push_ghost(b, &in), MOREAU_SUCCESS);
+  ck_assert_int_eq(moreau_bodies_sort_owned(b), MOREAU_SUCCESS);
+  ck_assert_int_eq(b->n_owned, n);
+  ck_assert_int_eq(b->n_ghost, 0);
+  for (moreau_lid i = 0; i < n; i++) {
+    if (i > 0)
+      ck_assert_msg(b->gid[i] > b->gid[i - 1], "sorted: gid %" PRId64 " after %" PRId64, b->gid[i], b->gid[i - 1]);
+    /* Every member moved with its gid. */
+    make_body(b->gid[i], &in);
+    get_body(b, i, &out);
+    expect_body(&out, &in, "sort_owned");
+  }
+  ck_assert_int_eq(moreau_bodies_destroy(&b), MOREAU_SUCCESS);
+}
+END_TEST
+
+/* ---- Contacts and their law state ------------------------------------------------------------------------------ */
+
+#define SW 2 /* state width of the contact tests */
+
+typedef struct {
+  moreau_gid ga, gb;
+  int32_t p;
+} key;
+
+/* Known values of the contact with key k: force, state, local indices and
+ * geometry. All exact in binary. */
+static double force_of(key k, int c) { return (double)(k.ga * 100 + k.gb % 1000) + 0.5 * k.p + 0.125 * c; }
+static double state_of(key k, int j) { return -(double)(k.ga * 1000 + k.gb % 1000 * 10 + k.p) - 0.25 * j - 0.0625; }
+static double geom_of(key k, int c) { return (double)k.ga + 0.001953125 * c + 0.0078125 * k.p; }
+static moreau_lid lid_of(key k) { return (moreau_lid)(k.ga * 10 + k.p); }
+
+static int key_less(key x, key y)
+{
+  if (x.ga != y.ga) return x.ga < y.ga;
+  if (x.gb != y.gb) return x.gb < y.gb;
+  return x.p < y.p;
+}
+static int key_eq(key x, key y) { return x.ga == y.ga && x.gb == y.gb && x.p == y.p; }
+static key key_at(const moreau_contacts *c, moreau_lid i) { return (key){c->gid_a[i], c->gid_b[i], c->point[i]}; }
+
+/* Pushes a contact with every field set from its key. */
+static void push_full(moreau_contacts *c, key k)
+{
+  moreau_lid i;
+  ck_assert_int_eq(moreau_contacts_push(c, k.ga, k.gb, k.p, lid_of(k), -lid_of(k), &i), MOREAU_SUCCESS);
+  for (int d = 0; d < 3; d++) {
+    c->force[3 * i + d] = force_of(k, d);
+    c->normal[3 * i + d] = geom_of(k, d);
+    c->tangent[3 * i + d] = geom_of(k, d + 3);
+    c->binormal[3 * i + d] = geom_of(k, d + 6);
+    c->ca[3 * i + d] = geom_of(k, d + 9);
+    c->cb[3 * i + d] = geom_of(k, d + 12);
+  }
+  c->gap[i] = geom_of(k, 15);
+  for (int j = 0; j < c->state_width; j++)
+    c->state[(size_t)c->state_width * i + j] = state_of(k, j);
+}
+
+/* Asserts that contact i has the force and state of its key (or zeros). */
+static void expect_history(const moreau_contacts *c, moreau_lid i, int zero, const char *what)
+{
+  key k = key_at(c, i);
+  for (int d = 0; d < 3; d++) {
+    double want = zero ? 0.0 : force_of(k, d);
+    ck_assert_msg(c->force[3 * i + d] == want,
+                  "%s: contact %d (%" PRId64 ",%" PRId64 ",%d) force[%d] %.17g, want %.17g", what, i, k.ga, k.gb, k.p,
+                  d, c->force[3 * i + d], want);
+  }
+  for (int j = 0; j < c->state_width; j++) {
+    double got = c->state[(size_t)c->state_width * i + j], want = zero ? 0.0 : state_of(k, j);
+    ck_assert_msg(got == want, "%s: contact %d (%" PRId64 ",%" PRId64 ",%d) state[%d] %.17g, want %.17g", what, i, k.ga,
+                  k.gb, k.p, j, got, want);
+  }
+}
+
+/* Asserts that every field of contact i, geometry included, is its key's. */
+static void expect_full(const moreau_contacts *c, moreau_lid i, const char *what)
+{
+  key k = key_at(c, i);
+  expect_history(c, i, 0, what);
+  ck_assert_msg(c->a[i] == lid_of(k) && c->b[i] == -lid_of(k), "%s: contact %d a %d b %d, want %d %d", what, i, c->a[i],
+                c->b[i], lid_of(k), -lid_of(k));
+  for (int d = 0; d < 3; d++) {
+    ck_assert_msg(c->normal[3 * i + d] == geom_of(k, d), "%s: contact %d normal[%d]", what, i, d);
+    ck_assert_msg(c->tangent[3 * i + d] == geom_of(k, d + 3), "%s: contact %d tangent[%d]", what, i, d);
+    ck_assert_msg(c->binormal[3 * i + d] == geom_of(k, d + 6), "%s: contact %d binormal[%d]", what, i, d);
+    ck_assert_msg(c->ca[3 * i + d] == geom_of(k, d + 9), "%s: contact %d ca[%d]", what, i, d);
+    ck_assert_msg(c->cb[3 * i + d] == geom_of(k, d + 12), "%s: contact %d cb[%d]", what, i, d);
+  }
+  ck_assert_msg(c->gap[i] == geom_of(k, 15), "%s: contact %d gap %.17g", what, i, c->gap[i]);
+}
+
+/* Unsorted keys: equal gid_a with different gid_b, equal pairs with
+ * different points, a wall, and more than the first reservation (64). */
+static int scrambled_keys(key *k, int max)
+{
+  int n = 0;
+  for (int i = 0; i < 30 && n + 3 <= max; i++) {
+    moreau_gid ga = (moreau_gid)((i * 17) % 30) + 1;
+    k[n++] = (key){ga, ga + 5, 1};
+    k[n++] = (key){ga, MOREAU_WALL_GID(2), 0};
+    k[n++] = (key){ga, ga + 5, 0};
+  }
+  return n;
+}
+
+START_TEST(test_contacts_push_zero_state)
+{
+  moreau_contacts *c, *bad = NULL;
+  ck_assert_int_eq(moreau_contacts_create(SW, &c), MOREAU_SUCCESS);
+  ck_assert_int_eq(c->state_width, SW);
+  ck_assert_ptr_eq(moreau_contacts_fields(c), &c->schema);
+  ck_assert_int_eq(moreau_contacts_fields(c)->var_width, SW);
+  for (int i = 0; i < 5; i++)
+    push_full(c, (key){i + 1, i + 2, 0});
+  /* Pushing into slots that held force and state: both start at zero. */
+  moreau_contacts_clear(c);
+  ck_assert_int_eq(c->n, 0);
+  for (int i = 0; i < 5; i++) {
+    moreau_lid idx;
+    ck_assert_int_eq(moreau_contacts_push(c, 10 + i, 20 + i, i, i, -1 - i, &idx), MOREAU_SUCCESS);
+    ck_assert_int_eq(idx, i);
+  }
+  ck_assert_int_eq(c->n, 5);
+  for (moreau_lid i = 0; i < 5; i++) {
+    ck_assert_msg(c->gid_a[i] == 10 + i && c->gid_b[i] == 20 + i && c->point[i] == i, "key of contact %d", i);
+    ck_assert_msg(c->a[i] == i && c->b[i] == -1 - i, "local indices of contact %d: %d %d", i, c->a[i], c->b[i]);
+    expect_history(c, i, 1, "push");
+  }
+  ck_assert_int_eq(moreau_contacts_destroy(&c), MOREAU_SUCCESS);
+  ck_assert_ptr_null(c);
+  /* A negative width is refused. */
+  ck_assert_int_ne(moreau_contacts_create(-1, &bad), MOREAU_SUCCESS);
+  moreau_error_clear();
+}
+END_TEST
+
+START_TEST(test_contacts_sort)
+{
+  key k[96];
+  int n = scrambled_keys(k, 96);
+  moreau_contacts *c;
+  ck_assert_int_gt(n, 64);
+  ck_assert_int_eq(moreau_contacts_create(SW, &c), MOREAU_SUCCESS);
+  for (int i = 0; i < n; i++)
+    push_full(c, k[i]);
+  ck_assert_int_eq(moreau_contacts_sort(c), MOREAU_SUCCESS);
+  ck_assert_int_eq(c->n, n);
+  for (moreau_lid i = 0; i < n; i++) {
+    if (i > 0) ck_assert_msg(key_less(key_at(c, i - 1), key_at(c, i)), "sorted by key at %d", i);
+    /* State and every other field went with the key. */
+    expect_full(c, i, "sort");
+  }
+  ck_assert_int_eq(moreau_contacts_destroy(&c), MOREAU_SUCCESS);
+}
+END_TEST
+
+START_TEST(test_contacts_warm_start)
+{
+  /* prev holds keys before and between those of cur, and cur ends with
+   * keys past prev's last (the merge walk's three cases); matches are
+   * counted here by brute force. */
+  key kp[96], kc[96];
+  int np = 0, nc = 0;
+  moreau_lid matched = -1;
+  long want_matched = 0;
+  moreau_contacts *prev, *cur, *other;
+  for (moreau_gid ga = 1; ga <= 24; ga++) {
+    if (ga % 3 != 0) kp[np++] = (key){ga, ga + 1, 0};
+    if (ga % 4 != 0) kp[np++] = (key){ga, ga + 1, 1};
+    if (ga % 2 == 0) kc[nc++] = (key){ga, ga + 1, 0};
+    if (ga % 5 != 0) kc[nc++] = (key){ga, ga + 1, 1};
+    if (ga % 7 == 0) kc[nc++] = (key){ga, ga + 2, 0}; /* never in prev */
+  }
+  ck_assert_int_eq(moreau_contacts_create(SW, &prev), MOREAU_SUCCESS);
+  ck_assert_int_eq(moreau_contacts_create(SW, &cur), MOREAU_SUCCESS);
+  for (int i = 0; i < np; i++)
+    push_full(prev, kp[i]);
+  /* cur's force and state hold values that must all be overwritten. */
+  for (int i = 0; i < nc; i++) {
+    push_full(cur, kc[i]);
+    for (int d = 0; d < 3; d++)
+      cur->force[3 * i + d] = 1e6 + i;
+    for (int j = 0; j < SW; j++)
+      cur->state[SW * i + j] = -1e6 - i;
+  }
+  for (int i = 0; i < nc; i++)
+    for (int j = 0; j < np; j++)
+      want_matched += key_eq(kc[i], kp[j]);
+  ck_assert_int_gt(want_matched, 0);
+  ck_assert_int_lt(want_matched, nc);
+  ck_assert_int_eq(moreau_contacts_warm_start(cur, prev, &matched), MOREAU_SUCCESS);
+  ck_assert_int_eq(matched, want_matched);
+  for (moreau_lid i = 0; i < nc; i++) {
+    int found = 0;
+    for (int j = 0; j < np; j++)
+      found |= key_eq(key_at(cur, i), kp[j]);
+    expect_history(cur, i, !found, found ? "warm start, matched" : "warm start, unmatched");
+  }
+  /* Lists of different state widths cannot warm-start each other. */
+  ck_assert_int_eq(moreau_contacts_create(SW + 1, &other), MOREAU_SUCCESS);
+  ck_assert_int_ne(moreau_contacts_warm_start(other, prev, NULL), MOREAU_SUCCESS);
+  moreau_error_clear();
+  ck_assert_int_eq(moreau_contacts_destroy(&other), MOREAU_SUCCESS);
+  ck_assert_int_eq(moreau_contacts_destroy(&prev), MOREAU_SUCCESS);
+  ck_assert_int_eq(moreau_contacts_destroy(&cur), MOREAU_SUCCESS);
+}
+END_TEST
+
+START_TEST(test_contacts_compact)
+{
+  key k[96];
+  int n = scrambled_keys(k, 96), kept = 0;
+  char keep[96];
+  moreau_contacts *c;
+  ck_assert_int_eq(moreau_contacts_create(SW, &c), MOREAU_SUCCESS);
+  for (int i = 0; i < n; i++) {
+    push_full(c, k[i]);
+    keep[i] = (char)(i % 3 == 0 || i % 5 == 1);
+  }
+  moreau_contacts_compact(c, keep);
+  for (int i = 0; i < n; i++) {
+    if (!keep[i]) continue;
+    /* The kept contacts in their order, each with its own state. */
+    ck_assert_msg(key_eq(key_at(c, kept), k[i]), "compact: contact %d is kept #%d", kept, i);
+    expect_full(c, kept, "compact");
+    kept++;
+  }
+  ck_assert_int_eq(c->n, kept);
+  ck_assert_int_eq(moreau_contacts_destroy(&c), MOREAU_SUCCESS);
+}
+END_TEST
+
+START_TEST(test_contacts_records)
+{
+  key k[96];
+  int n = scrambled_keys(k, 96);
+  double rec[16];
+  moreau_contacts *c, *d, *w0, *w3;
+  ck_assert_int_eq(moreau_contacts_create(SW, &c), MOREAU_SUCCESS);
+  ck_assert_int_eq(moreau_contacts_create(SW, &d), MOREAU_SUCCESS);
+  ck_assert_int_eq(moreau_contacts_create(0, &w0), MOREAU_SUCCESS);
+  ck_assert_int_eq(moreau_contacts_create(3, &w3), MOREAU_SUCCESS);
+  /* gid_a 8, gid_b 8, point 4, force 24, state 8 per double. */
+  ck_assert_uint_eq(moreau_contacts_record_doubles(c), doubles_for(8 + 8 + 4 + 24 + SW * 8));
+  ck_assert_uint_eq(moreau_contacts_record_doubles(w0), doubles_for(8 + 8 + 4 + 24));
+  ck_assert_uint_eq(moreau_contacts_record_doubles(w3), doubles_for(8 + 8 + 4 + 24 + 3 * 8));
+  ck_assert_uint_le(moreau_contacts_record_doubles(c), sizeof(rec) / sizeof(rec[0]));
+
+  /* d's slots held full contacts first: what a record does not carry must
+   * come back zero, not stale. */
+  for (int i = 0; i < n; i++) {
+    push_full(c, k[i]);
+    push_full(d, k[(i + 1) % n]);
+  }
+  moreau_contacts_clear(d);
+  for (moreau_lid i = 0; i < n; i++) {
+    moreau_gid ga;
+    moreau_contacts_pack(c, i, rec);
+    /* The history router reads gid_a from the record's first double. */
+    memcpy(&ga, rec, sizeof(ga));
+    ck_assert_msg(ga == k[i].ga, "record %d starts with gid_a %" PRId64 ", want %" PRId64, i, ga, k[i].ga);
+    ck_assert_int_eq(moreau_contacts_push_record(d, rec), MOREAU_SUCCESS);
+  }
+  ck_assert_int_eq(d->n, n);
+  for (moreau_lid i = 0; i < n; i++) {
+    ck_assert_msg(key_eq(key_at(d, i), k[i]), "record %d: key", i);
+    expect_history(d, i, 0, "history record");
+    ck_assert_msg(d->a[i] == -1 && d->b[i] == -1, "record %d: a %d b %d, want -1 -1", i, d->a[i], d->b[i]);
+    for (int e = 0; e < 3; e++)
+      ck_assert_msg(d->normal[3 * i + e] == 0.0 && d->tangent[3 * i + e] == 0.0 && d->binormal[3 * i + e] == 0.0 &&
+                        d->ca[3 * i + e] == 0.0 && d->cb[3 * i + e] == 0.0,
+                    "record %d: geometry component %d not zero", i, e);
+    ck_assert_msg(d->gap[i] == 0.0, "record %d: gap %.17g, want 0", i, d->gap[i]);
+  }
+
+  /* Swapping lists swaps their state widths and schemas with them. */
+  moreau_contacts_swap(w0, w3);
+  ck_assert_int_eq(w0->state_width, 3);
+  ck_assert_int_eq(moreau_contacts_fields(w0)->var_width, 3);
+  ck_assert_int_eq(w3->state_width, 0);
+  ck_assert_int_eq(moreau_contacts_fields(w3)->var_width, 0);
+  ck_assert_int_eq(moreau_contacts_destroy(&w0), MOREAU_SUCCESS);
+  ck_assert_int_eq(moreau_contacts_destroy(&w3), MOREAU_SUCCESS);
+  ck_assert_int_eq(moreau_contacts_destroy(&c), MOREAU_SUCCESS);
+  ck_assert_int_eq(moreau_contacts_destroy(&d), MOREAU_SUCCESS);
+}
+END_TEST
+
+int main(int argc, char **argv)
+{
+  int status;
+  MPI_Init(&argc, &argv);
+  Suite *s = suite_create("fields");
+  TCase *tables = tcase_create("tables"), *bodies = tcase_create("bodies"), *contacts = tcase_create("contacts");
+  tcase_add_checked_fixture(tables, setup, NULL);
+  tcase_add_checked_fixture(bodies, setup, NULL);
+  tcase_add_checked_fixture(contacts, setup, NULL);
+  tcase_add_test(tables, test_toy_resize_keeps_values);
+  tcase_add_test(tables, test_toy_copy);
+  tcase_add_test(tables, test_toy_permute);
+  tcase_add_test(tables, test_toy_record_doubles);
+  tcase_add_test(tables, test_toy_pack_unpack);
+  tcase_add_test(tables, test_toy_value);
+  tcase_add_test(bodies, test_body_push_get);
+  tcase_add_test(bodies, test_body_records);
+  tcase_add_test(bodies, test_body_sort_owned);
+  tcase_add_test(contacts, test_contacts_push_zero_state);
+  tcase_add_test(contacts, test_contacts_sort);
+  tcase_add_test(contacts, test_contacts_warm_start);
+  tcase_add_test(contacts, test_contacts_compact);
+  tcase_add_test(contacts, test_contacts_records);
+  suite_add_tcase(s, tables);
+  suite_add_tcase(s, bodies);
+  suite_add_tcase(s, contacts);
+  status = moreau_test_run_suite(s);
+  MPI_Finalize();
+  return status;
+}
