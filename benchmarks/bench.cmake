@@ -29,3 +29,10 @@ if(MOREAU_BUILD_BENCHMARKS)
     message(STATUS "Siconos numerics not found: bench_nlgs_siconos is not built")
   endif()
 endif()
+
+# Checkpoint write/read cost against body and rank count (issue 8).
+if(MOREAU_BUILD_BENCHMARKS)
+  add_executable(bench_checkpoint ${CMAKE_CURRENT_LIST_DIR}/bench_checkpoint.c)
+  target_compile_options(bench_checkpoint PRIVATE ${MOREAU_WARNINGS} ${MOREAU_SANITIZERS})
+  target_link_libraries(bench_checkpoint PRIVATE moreau ${MATH_LIBRARY})
+endif()
