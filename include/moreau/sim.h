@@ -30,7 +30,9 @@ typedef struct moreau_sim moreau_sim;
 typedef struct {
   moreau_nlgs_result solve;
   int64_t n_contacts_global;
-  double max_overlap; /* largest overlap among contacts (global), >= 0 */
+  double max_overlap;       /* largest overlap among contacts (global), >= 0 */
+  double max_overlap_ratio; /* the largest overlap over the smaller radius of its pair (global) */
+  int unstable;             /* the last step failed the state checks (non-finite state, overlap above the stop) */
   double detect_seconds, solve_seconds;
   moreau_lid warm_matched; /* contacts of this rank warm-started from the last step */
 } moreau_step_stats;
@@ -53,7 +55,12 @@ MOREAU_MUST_CHECK moreau_err moreau_sim_setup(moreau_sim *sim, double overlap_to
 
 /* Collective. Advances one time step dt. Afterwards the walls' reaction holds
  * the force the bodies exerted on each wall during the step (summed over
- * ranks). */
+ * ranks). Then the state is checked: a non-finite position or velocity, or
+ * an overlap above the stop (-overlap_stop times the smaller radius of the
+ * pair), fails the step on every rank with MOREAU_ERR_RUNTIME, one rank
+ * holding the message that names the body (or bodies) and the step, and
+ * sets the statistics' `unstable`; the state is left as it is, for
+ * diagnosis. */
 MOREAU_MUST_CHECK moreau_err moreau_sim_step(moreau_sim *sim);
 
 /* Collective, after setup. Migrates bodies to their owners, rebuilds the
@@ -94,6 +101,9 @@ void moreau_sim_set_gravity(moreau_sim *sim, const double g[3]);
  * largest radius. */
 double moreau_sim_alert(const moreau_sim *sim);
 void moreau_sim_set_alert(moreau_sim *sim, double alert);
+/* The largest overlap a step may leave, as a fraction of the smaller radius
+ * of the pair (default 0.25); <= 0 turns the check off. */
+void moreau_sim_set_overlap_stop(moreau_sim *sim, double ratio);
 /* Largest body radius over all ranks, set by setup. */
 double moreau_sim_rmax(const moreau_sim *sim);
 /* Where the bodies came from, for messages about them ("" for generated). */

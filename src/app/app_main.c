@@ -132,7 +132,12 @@ static moreau_err run(const app_config *cfg, moreau_sim *sim, int *stopped)
   last_snapshot = last_ckpt = step;
   MOREAU_CALL(open_timeseries(cfg, sim, &out));
   while (!stop && !finished(cfg, sim)) {
-    MOREAU_CALL(moreau_sim_step(sim));
+    moreau_err err = moreau_sim_step(sim);
+    if (err) {
+      /* The failure of the step is the one to report. */
+      moreau_err cleanup = moreau_run_output_destroy(&out);
+      MOREAU_CALL(err ? err : cleanup);
+    }
     step = moreau_sim_step_index(sim);
     if (step % cfg->output_every == 0) MOREAU_CALL(moreau_run_output_row(out, sim));
     if (cfg->snapshot_every > 0 && step % cfg->snapshot_every == 0) {
@@ -251,7 +256,12 @@ int moreau_app_main(int argc, char **argv)
   err = moreau_error_agree(comm, err);
   if (!err) {
     err = run(&cfg, sim, &stopped);
-    if (err) {
+    if (err && moreau_sim_stats(sim)->unstable) {
+      /* Every rank agreed on this failure: one message, and the state that
+       * failed goes into a snapshot for diagnosis. */
+      report(comm, trace);
+      if (moreau_run_output_snapshot(sim, cfg.output_dir)) report(comm, trace);
+    } else if (err) {
       /* Mid-run failures may strike one rank while the others wait in a
        * collective: print here and take the whole job down. */
       moreau_error_print(1);

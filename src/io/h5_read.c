@@ -1,4 +1,5 @@
 #include <inttypes.h>
+#include <math.h>
 
 #include "io_private.h"
 
@@ -27,8 +28,12 @@ static moreau_err check_bodies(const char *path, const moreau_bodies *b, moreau_
                  (int)b->material[i], m->n);
     MOREAU_CHECK(b->fixed[i] == 0 || b->fixed[i] == 1, MOREAU_ERR_INPUT,
                  "%s: body %" PRId64 " has fixed = %d (expected 0 or 1)", path, b->gid[i], (int)b->fixed[i]);
-    MOREAU_CHECK(b->radius[i] > 0, MOREAU_ERR_INPUT, "%s: body %" PRId64 " has a radius that is not positive", path,
-                 b->gid[i]);
+    MOREAU_CHECK(b->radius[i] > 0 && isfinite(b->radius[i]), MOREAU_ERR_INPUT,
+                 "%s: body %" PRId64 " has a radius that is not positive and finite", path, b->gid[i]);
+    for (int k = 0; k < 3; k++)
+      MOREAU_CHECK(isfinite(b->x[3 * i + k]) && isfinite(b->v[3 * i + k]) && isfinite(b->w[3 * i + k]),
+                   MOREAU_ERR_INPUT, "%s: body %" PRId64 " has a position or velocity that is not finite", path,
+                   b->gid[i]);
   }
   return MOREAU_SUCCESS;
 }

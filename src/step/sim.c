@@ -8,6 +8,9 @@ const moreau_option_spec moreau_sim_options[] = {
     {"-dt", "<real>", "2e-4", "time step"},
     {"-gravity", "<gx,gy[,gz]>", "0,-9.81", "gravity acceleration (2D: two values, 3D: three; 3D default 0,0,-9.81)"},
     {"-alert", "<real>", "0", "alert distance of contact detection; 0: a tenth of the largest radius"},
+    {"-overlap_stop", "<real>", "0.25",
+     "stop the run (exit 1, state in a last snapshot) when an overlap exceeds this fraction of the smaller radius; "
+     "0: never"},
     {NULL, NULL, NULL, NULL}};
 
 static moreau_err create_pieces(moreau_sim *sim)
@@ -37,6 +40,7 @@ moreau_err moreau_sim_create(MPI_Comm comm, int dim, moreau_sim **simp)
   sim->dim = dim;
   sim->law = moreau_law_default();
   sim->dt = 1e-3;
+  sim->overlap_stop = 0.25;
   MOREAU_MPI_CALL(MPI_Comm_dup(comm, &sim->comm));
   MOREAU_MPI_CALL(MPI_Comm_rank(sim->comm, &sim->rank));
   MOREAU_MPI_CALL(MPI_Comm_size(sim->comm, &sim->size));
@@ -86,6 +90,9 @@ moreau_err moreau_sim_set_from_options(moreau_sim *sim)
   memcpy(sim->gravity, g, sizeof(g));
   MOREAU_CALL(moreau_option_real("-alert", &sim->alert));
   MOREAU_CHECK(sim->alert >= 0, MOREAU_ERR_INPUT, "option -alert: must be >= 0, got %g", sim->alert);
+  MOREAU_CALL(moreau_option_real("-overlap_stop", &sim->overlap_stop));
+  MOREAU_CHECK(sim->overlap_stop >= 0, MOREAU_ERR_INPUT, "option -overlap_stop: must be >= 0, got %g",
+               sim->overlap_stop);
   MOREAU_CALL(moreau_nlgs_set_from_options(sim->nlgs));
   MOREAU_CALL(moreau_part_set_from_options(sim->part));
   return MOREAU_SUCCESS;
@@ -197,5 +204,6 @@ moreau_err moreau_sim_step(moreau_sim *sim)
   sim->time += sim->dt;
   sim->step++;
   moreau_log_end(MOREAU_EV_STEP);
+  MOREAU_CALL(sim_check_state(sim));
   return MOREAU_SUCCESS;
 }

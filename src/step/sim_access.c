@@ -39,6 +39,7 @@ void moreau_sim_get_gravity(const moreau_sim *sim, double g[3]) { memcpy(g, sim-
 void moreau_sim_set_gravity(moreau_sim *sim, const double g[3]) { memcpy(sim->gravity, g, sizeof(sim->gravity)); }
 double moreau_sim_alert(const moreau_sim *sim) { return sim->alert; }
 void moreau_sim_set_alert(moreau_sim *sim, double alert) { sim->alert = alert; }
+void moreau_sim_set_overlap_stop(moreau_sim *sim, double ratio) { sim->overlap_stop = ratio; }
 double moreau_sim_rmax(const moreau_sim *sim) { return sim->rmax; }
 const moreau_step_stats *moreau_sim_stats(const moreau_sim *sim) { return &sim->stats; }
 

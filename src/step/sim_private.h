@@ -24,6 +24,7 @@ struct moreau_sim {
   double gravity[3];
   double alert;    /* alert distance of detection; <= 0 before setup means auto */
   double rmax;     /* global largest body radius, set by setup */
+  double overlap_stop; /* largest overlap a step may leave, over the smaller radius; <= 0: no check */
   double *u_minus; /* per contact: relative velocity (n, t, s) at the start of the step */
   moreau_lid u_minus_cap;
   /* setup leaves the history it distributed in `history` for the first
@@ -44,5 +45,10 @@ MOREAU_MUST_CHECK moreau_err sim_relative_velocities(moreau_sim *sim);
 void sim_free_velocities(moreau_sim *sim);
 /* Wall reactions, largest overlap and global contact count of the step. */
 MOREAU_MUST_CHECK moreau_err sim_contact_statistics(moreau_sim *sim);
+
+/* step_guard.c: collective; fails with MOREAU_ERR_RUNTIME on every rank
+ * (the message on one) when a body's state is not finite or an overlap is
+ * above the stop, and sets stats.unstable. */
+MOREAU_MUST_CHECK moreau_err sim_check_state(moreau_sim *sim);
 
 #endif
