@@ -168,33 +168,6 @@ static moreau_err run(const app_config *cfg, moreau_sim *sim, int *stopped)
   return MOREAU_SUCCESS;
 }
 
-/* PETSc reports an unreadable -options_file with a page of its own; check the
- * files first so the user gets one line naming the file. Collective. */
-static int options_files_readable(MPI_Comm comm, int argc, char **argv)
-{
-  char message[4200] = "";
-  int rank, bad = 0;
-  MPI_Comm_rank(comm, &rank);
-  if (rank == 0) {
-    for (int i = 1; i < argc && !bad; i++) {
-      FILE *f;
-      if (strcmp(argv[i], "-options_file")) continue;
-      if (i + 1 >= argc) {
-        snprintf(message, sizeof(message), "option -options_file needs a file name");
-        bad = 1;
-      } else if (!(f = fopen(argv[i + 1], "r"))) {
-        snprintf(message, sizeof(message), "-options_file %s: cannot open (%s)", argv[i + 1], strerror(errno));
-        bad = 1;
-      } else {
-        fclose(f);
-      }
-    }
-    if (bad) fprintf(stderr, "moreau: error: %s\n", message);
-  }
-  MPI_Bcast(&bad, 1, MPI_INT, 0, comm);
-  return !bad;
-}
-
 static int wants_help(int argc, char **argv)
 {
   for (int i = 1; i < argc; i++)
@@ -237,7 +210,7 @@ int moreau_app_main(int argc, char **argv)
     MPI_Finalize();
     return 0;
   }
-  if (!options_files_readable(MPI_COMM_WORLD, argc, argv)) {
+  if (!app_command_line_ok(MPI_COMM_WORLD, argc, argv)) {
     MPI_Finalize();
     return MOREAU_ERR_INPUT;
   }

@@ -25,6 +25,14 @@ MOREAU_MUST_CHECK moreau_err app_checkpoint_restore(moreau_sim *sim, const char 
  * naming the first other one). path[0] == 0 without -restart. */
 MOREAU_MUST_CHECK moreau_err app_restart_options(MPI_Comm comm, char *path, size_t len);
 
+/* app_command_line.c */
+/* Collective (MPI only; before PETSc starts). Rank 0 checks the command
+ * line (one dash, no "=", no stray word) and every options file it names,
+ * also through -options_file inside files (a regular text file, readable,
+ * not including itself), and prints one error line; returns whether all is
+ * well, the same on every rank. */
+int app_command_line_ok(MPI_Comm comm, int argc, char **argv);
+
 /* app_signals.c */
 /* Not collective. SIGTERM, SIGUSR1 and SIGINT only set a flag from now on. */
 void app_signals_install(void);

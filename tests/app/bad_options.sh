@@ -39,6 +39,42 @@ for bad in "-dt abc" "-dt -1" "-dt 0" "-dim 4" "-nlgs_norm foo" "-steps 1.5" "-n
   expect_one_error_line "$bad" "$option"
 done
 
+# Command-line forms PETSc would ignore or misread: one line each, naming
+# the word and the right form.
+# shellcheck disable=SC2086
+run "$exe" $tiny dt 1e-4
+expect_rc 2 "a stray word"
+expect_one_error_line "a stray word" "'dt'" "not an option"
+# shellcheck disable=SC2086
+run "$exe" $tiny --dt 1e-4
+expect_rc 2 "two dashes"
+expect_one_error_line "two dashes" "--dt" "(-dt)"
+# shellcheck disable=SC2086
+run "$exe" $tiny -dt=1e-4
+expect_rc 2 "an equals sign"
+expect_one_error_line "an equals sign" "-dt=1e-4" "(-dt 1e-4)"
+# shellcheck disable=SC2086
+run "$exe" $tiny -error_trace maybe
+expect_rc 2 "a bad boolean for -error_trace"
+expect_one_error_line "a bad boolean for -error_trace" "-error_trace"
+
+# Options files that are no files, not text, or include themselves.
+mkdir -p adir
+printf -- '-steps 1\n-options_file self.opts\n' >self.opts
+printf -- '-options_file loop_b.opts\n' >loop_a.opts
+printf -- '-options_file loop_a.opts\n' >loop_b.opts
+printf -- '-steps 1\n\000\001' >binary.opts
+rm -f fifo.opts
+mkfifo fifo.opts
+for case in "adir:is a directory" "self.opts:includes itself" "loop_a.opts:includes itself" \
+  "binary.opts:not a text file" "fifo.opts:not a regular file"; do
+  file=${case%%:*} why=${case#*:}
+  # shellcheck disable=SC2086
+  run "$exe" $tiny -options_file "$file"
+  expect_rc 2 "-options_file $file"
+  expect_one_error_line "-options_file $file" "$file" "$why"
+done
+
 # An option at the very end with its value missing.
 # shellcheck disable=SC2086
 run "$exe" $tiny -dt

@@ -1,0 +1,128 @@
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "app_private.h"
+
+/* The command line and the options files it names are checked on rank 0
+ * before PETSc reads them, so that a mistake gives one line naming it
+ * instead of PETSc's page, a crash in its parser, or a hang of the other
+ * ranks in a broadcast that rank 0 never reaches. */
+
+#define MAX_DEPTH 16
+#define MAX_FILE_BYTES (16 << 20)
+
+typedef struct {
+  char message[4300];
+  dev_t dev[MAX_DEPTH];
+  ino_t ino[MAX_DEPTH];
+  int depth;
+} checker;
+
+static int fail(checker *c, const char *fmt, const char *a, const char *b)
+{
+  snprintf(c->message, sizeof(c->message), fmt, a, b);
+  return 0;
+}
+
+static int check_file(checker *c, const char *path);
+
+/* The words of a text file that follow "-options_file" (PETSc lets a file
+ * include another). */
+static int check_includes(checker *c, const char *path, char *text)
+{
+  char *save = NULL, *word = strtok_r(text, " \t\r\n", &save);
+  while (word) {
+    if (!strcmp(word, "-options_file")) {
+      char *name = strtok_r(NULL, " \t\r\n", &save);
+      if (!name) return fail(c, "-options_file in %s%s needs a file name", path, "");
+      if (!check_file(c, name)) return 0;
+    }
+    word = strtok_r(NULL, " \t\r\n", &save);
+  }
+  return 1;
+}
+
+/* A regular, readable text file, not already being read (a file that
+ * includes itself, directly or not). */
+static int check_file(checker *c, const char *path)
+{
+  struct stat st;
+  FILE *f;
+  char *text;
+  size_t n;
+  int ok;
+  if (stat(path, &st) != 0) return fail(c, "-options_file %s: cannot open (%s)", path, strerror(errno));
+  if (S_ISDIR(st.st_mode)) return fail(c, "-options_file %s: is a directory%s", path, "");
+  if (!S_ISREG(st.st_mode)) return fail(c, "-options_file %s: not a regular file (a pipe or device)%s", path, "");
+  if (st.st_size > MAX_FILE_BYTES) return fail(c, "-options_file %s: larger than 16 MB%s", path, "");
+  for (int i = 0; i < c->depth; i++)
+    if (c->dev[i] == st.st_dev && c->ino[i] == st.st_ino)
+      return fail(c, "-options_file %s: includes itself (through -options_file)%s", path, "");
+  if (c->depth == MAX_DEPTH) return fail(c, "-options_file %s: options files nested too deep%s", path, "");
+  if (!(f = fopen(path, "rb"))) return fail(c, "-options_file %s: cannot open (%s)", path, strerror(errno));
+  if (moreau_malloc((size_t)st.st_size + 1, &text)) {
+    fclose(f);
+    moreau_error_clear();
+    return fail(c, "-options_file %s: out of memory%s", path, "");
+  }
+  n = fread(text, 1, (size_t)st.st_size, f);
+  fclose(f);
+  text[n] = '\0';
+  if (memchr(text, '\0', n)) {
+    moreau_free(&text);
+    return fail(c, "-options_file %s: not a text file (it holds a NUL byte)%s", path, "");
+  }
+  c->dev[c->depth] = st.st_dev;
+  c->ino[c->depth] = st.st_ino;
+  c->depth++;
+  ok = check_includes(c, path, text);
+  c->depth--;
+  moreau_free(&text);
+  return ok;
+}
+
+/* Option names take one dash and their value as the next word. */
+static int check_word(checker *c, char **argv, int i)
+{
+  const char *w = argv[i], *eq;
+  if (w[0] == '-' && w[1] == '-' && isalpha((unsigned char)w[2]))
+    return fail(c, "%s: options take one dash (%s)", w, w + 1);
+  if (w[0] == '-' && isalpha((unsigned char)w[1]) && (eq = strchr(w, '='))) {
+    snprintf(c->message, sizeof(c->message), "%s: write the value after a space (%.*s %s)", w, (int)(eq - w), w,
+             eq + 1);
+    return 0;
+  }
+  /* A word that is no option and follows no option is stray: PETSc would
+   * ignore it silently. */
+  if (w[0] != '-' && (i == 1 || argv[i - 1][0] != '-'))
+    return fail(c, "'%s': not an option (options start with a dash) and not the value of one%s", w, "");
+  return 1;
+}
+
+static int check_command_line(checker *c, int argc, char **argv)
+{
+  for (int i = 1; i < argc; i++) {
+    if (!check_word(c, argv, i)) return 0;
+    if (strcmp(argv[i], "-options_file")) continue;
+    if (i + 1 >= argc) return fail(c, "option -options_file needs a file name%s%s", "", "");
+    if (!check_file(c, argv[++i])) return 0;
+  }
+  return 1;
+}
+
+int app_command_line_ok(MPI_Comm comm, int argc, char **argv)
+{
+  static checker c;
+  int rank, ok = 1;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) {
+    c.depth = 0;
+    ok = check_command_line(&c, argc, argv);
+    if (!ok) fprintf(stderr, "moreau: error: %s\n", c.message);
+  }
+  MPI_Bcast(&ok, 1, MPI_INT, 0, comm);
+  return ok;
+}
