@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <petscsys.h>
 #include <stdlib.h>
@@ -162,8 +163,11 @@ static moreau_err parse_real(const char *name, const char *text, double *value)
   *value = strtod(text, &end);
   while (isspace((unsigned char)*end))
     end++;
-  MOREAU_CHECK(end != text && *end == '\0' && errno == 0 && isfinite(*value), MOREAU_ERR_INPUT,
-               "option %s: '%s' is not a finite number", name, text);
+  MOREAU_CHECK(end != text && *end == '\0', MOREAU_ERR_INPUT, "option %s: '%s' is not a number", name, text);
+  /* strtod flags an underflow too, which is no overflow to infinity. */
+  MOREAU_CHECK(errno != ERANGE || isinf(*value) || fabs(*value) >= DBL_MIN, MOREAU_ERR_INPUT,
+               "option %s: '%s' is too small to represent (below %g in magnitude)", name, text, DBL_MIN);
+  MOREAU_CHECK(errno == 0 && isfinite(*value), MOREAU_ERR_INPUT, "option %s: '%s' is not a finite number", name, text);
   return MOREAU_SUCCESS;
 }
 

@@ -245,10 +245,18 @@ static moreau_err read_slab(FILE *f, const csv_layout *L, off_t lo, off_t hi, of
     pos = n > 0 ? pos + n : hi;
   }
   while (pos < hi && (n = getline(line, cap, f)) > 0) {
+    /* A NUL byte would silently cut the line short. */
+    int has_nul = strlen(*line) != (size_t)n;
     char *text = trim(*line);
     pos += n;
     res->lines++;
-    if (is_skipped(text) || res->bad_line >= 0) continue;
+    if (res->bad_line >= 0) continue;
+    if (has_nul) {
+      snprintf(res->reason, sizeof(res->reason), "the line holds a NUL byte (not a text file?)");
+      res->bad_line = res->lines - 1;
+      continue;
+    }
+    if (is_skipped(text)) continue;
     if (!parse_row(L, text, &body, res->reason)) {
       res->bad_line = res->lines - 1;
       continue;
@@ -304,6 +312,8 @@ static moreau_err read_open_file(FILE *f, const char *path, moreau_bodies *b, co
   if (rank == 0) before[0] = before[1] = 0;
   if (!err && res.bad_line >= 0) err = fail_at(path, header_lines + before[0] + res.bad_line + 1, res.reason);
   MOREAU_CALL(moreau_error_agree(b->comm, err));
+  MOREAU_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, &mine[1], 1, MPI_INT64_T, MPI_SUM, b->comm));
+  MOREAU_CHECK(mine[1] > 0, MOREAU_ERR_INPUT, "%s: no bodies (a header but no data rows)", path);
   for (moreau_lid i = first; i < b->n_owned; i++)
     b->gid[i] += before[1];
   return MOREAU_SUCCESS;

@@ -19,12 +19,15 @@ static int has_suffix(const char *s, const char *suffix)
 static moreau_err check_readable(const char *path)
 {
   struct stat st;
-  FILE *f = fopen(path, "rb");
-  int is_dir;
+  FILE *f;
+  /* stat first: opening a pipe would wait for a writer, and the readers
+   * size their slabs from the file's size. */
+  MOREAU_CHECK(stat(path, &st) == 0, MOREAU_ERR_INPUT, "%s: cannot open (%s)", path, strerror(errno));
+  MOREAU_CHECK(!S_ISDIR(st.st_mode), MOREAU_ERR_INPUT, "%s: cannot open (%s)", path, strerror(EISDIR));
+  MOREAU_CHECK(S_ISREG(st.st_mode), MOREAU_ERR_INPUT, "%s: not a regular file (a pipe or device)", path);
+  f = fopen(path, "rb");
   MOREAU_CHECK(f, MOREAU_ERR_INPUT, "%s: cannot open (%s)", path, strerror(errno));
-  is_dir = fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode);
   fclose(f);
-  MOREAU_CHECK(!is_dir, MOREAU_ERR_INPUT, "%s: cannot open (%s)", path, strerror(EISDIR));
   return MOREAU_SUCCESS;
 }
 

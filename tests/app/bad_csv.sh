@@ -39,6 +39,28 @@ $expect_error "overlapping bodies" "overlap.csv"
 grep 'moreau: error:' stderr | grep -Eq '(^|[^0-9.])(2|3)([^0-9.]).*[^0-9.](4|5)([^0-9.]|$)' ||
   fail "overlapping bodies: the error does not name rows 2 and 4 (or lines 3 and 5)"
 
+# A header and no data: no bodies to simulate is an input error.
+printf 'x,y,r\n# nothing else\n' >header_only.csv
+# shellcheck disable=SC2086
+run $launch -particles_file header_only.csv -box 0,0,1,1 -steps 1 -output_dir out
+expect_rc 2 "a header without rows"
+$expect_error "a header without rows" "header_only.csv" "no bodies"
+
+# A NUL byte in a row (line 201) would cut the row short without a word.
+awk 'NR == 201 { printf "0.5,0.5"; printf "%c", 0; print ",0.01"; next } { print }' lattice.csv >nul_byte.csv
+# shellcheck disable=SC2086
+run $launch -particles_file nul_byte.csv -box -1,-1,2,2 -steps 1 -output_dir out
+expect_rc 2 "a NUL byte"
+$expect_error "a NUL byte" "nul_byte.csv:201:" "NUL"
+
+# A named pipe is no particle file (reading it would wait for a writer).
+rm -f pipe.csv
+mkfifo pipe.csv
+# shellcheck disable=SC2086
+run $launch -particles_file pipe.csv -box 0,0,1,1 -steps 1 -output_dir out
+expect_rc 2 "a named pipe"
+$expect_error "a named pipe" "pipe.csv" "not a regular file"
+
 # The lattice itself is fine.
 # shellcheck disable=SC2086
 run $launch -particles_file lattice.csv -box -1,-1,2,2 -steps 1 -output_dir good

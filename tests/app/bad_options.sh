@@ -58,6 +58,12 @@ run "$exe" $tiny -error_trace maybe
 expect_rc 2 "a bad boolean for -error_trace"
 expect_one_error_line "a bad boolean for -error_trace" "-error_trace"
 
+# A value that underflows is not "not finite".
+# shellcheck disable=SC2086
+run "$exe" $tiny -dt 1e-320
+expect_rc 2 "an underflowing value"
+expect_one_error_line "an underflowing value" "-dt" "too small"
+
 # Options files that are no files, not text, or include themselves.
 mkdir -p adir
 printf -- '-steps 1\n-options_file self.opts\n' >self.opts
