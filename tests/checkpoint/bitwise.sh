@@ -1,0 +1,61 @@
+# bash bitwise.sh MOREAU WORKDIR MPIEXEC NP [mid]
+#
+# A restart on the same rank count continues the run bit for bit: N steps
+# straight against N/2 steps then `-restart auto -steps N`. The final
+# checkpoints have equal /bodies and /history datasets (h5diff, exact), the
+# time series are equal in every column but solve_seconds and
+# detect_seconds (7 and 8), and the continued series has each step once.
+# With "mid", also a restart from a checkpoint in the middle of a run that
+# went on to N (-restart FILE): the rows after it are dropped and written
+# again, and the end is again the same.
+# shellcheck source=tests/checkpoint/lib.sh
+. "$(dirname "$0")/lib.sh"
+np=$1 mid=${2:-}
+N=800 H=400 EVERY=5
+opts="$SCENE -output_every $EVERY"
+
+# shellcheck disable=SC2086
+run "$np" $opts -steps $N -output_dir straight
+expect_rc 0 "uninterrupted run"
+expect_quiet "uninterrupted run"
+
+# shellcheck disable=SC2086
+run "$np" $opts -steps $H -output_dir split
+expect_rc 0 "first half"
+expect_quiet "first half"
+[ -f split/checkpoints/ckpt_00000400.h5 ] || fail "the first half left no split/checkpoints/ckpt_00000400.h5"
+run "$np" -restart auto -steps $N -output_dir split
+expect_rc 0 "restart -restart auto -steps $N"
+expect_quiet "restart"
+grep -q "done, $N steps" stdout || fail "the restart did not report reaching step $N"
+
+compare() {
+  local a=straight b=$1 what=$2
+  [ -f $a/checkpoints/ckpt_00000800.h5 ] || fail "$a: no final checkpoint"
+  [ -f "$b/checkpoints/ckpt_00000800.h5" ] || fail "$what: no final checkpoint"
+  same_group $a/checkpoints/ckpt_00000800.h5 "$b/checkpoints/ckpt_00000800.h5" /bodies
+  same_group $a/checkpoints/ckpt_00000800.h5 "$b/checkpoints/ckpt_00000800.h5" /history
+  rows=$(steps_contiguous "$b/timeseries.csv" $EVERY) || fail "$what: the continued time series has a gap or a repeated step"
+  [ "$rows" -eq $((N / EVERY)) ] || fail "$what: $rows rows, expected $((N / EVERY))"
+  cut -d, -f1-6,9- $a/timeseries.csv >a.cols
+  cut -d, -f1-6,9- "$b/timeseries.csv" >b.cols
+  cmp -s a.cols b.cols || { diff a.cols b.cols | head -n 6 >&2; fail "$what: the time series differ"; }
+  # The compared stretch has a moving pile in contact.
+  c=$(min_contacts "$b/timeseries.csv" $H $N)
+  [ "$c" -gt 0 ] || fail "$what: rows after step $H without contacts"
+  echo "$what: final checkpoints and time series equal; $rows rows, >= $c contacts after step $H"
+}
+compare split "np $np, $H + $((N - H)) steps"
+
+if [ "$mid" = mid ]; then
+  # A run that checkpoints at H and goes on to N; restarted from H by name.
+  # shellcheck disable=SC2086
+  run "$np" $opts -steps $N -checkpoint_every $H -checkpoint_keep 3 -output_dir again
+  expect_rc 0 "run with a checkpoint at $H"
+  [ "$(steps_contiguous again/timeseries.csv $EVERY)" -eq $((N / EVERY)) ] || fail "the run to $N lacks rows"
+  run "$np" -restart again/checkpoints/ckpt_00000400.h5 -steps $N -output_dir again
+  expect_rc 0 "restart from a checkpoint in the middle of a run (-restart FILE)"
+  expect_quiet "restart from the middle"
+  compare again "np $np, -restart FILE from the middle of a run"
+fi
+echo "bitwise np $np: ok"
