@@ -66,6 +66,12 @@ MOREAU_MUST_CHECK moreau_err moreau_checkpoint_read_options(const char *path, MP
  * verifiable checkpoint: MOREAU_ERR_INPUT naming the directory. */
 MOREAU_MUST_CHECK moreau_err moreau_checkpoint_find(MPI_Comm comm, const char *dir, char *path, size_t len);
 
+/* Collective over comm. Removes the checkpoints under dir/checkpoints of
+ * steps after step (a run restarted from step replaces them: left in place,
+ * a later -restart auto would continue the abandoned trajectory), with a note
+ * on stderr for each. */
+MOREAU_MUST_CHECK moreau_err moreau_checkpoint_discard_after(MPI_Comm comm, const char *dir, int64_t step);
+
 #pragma GCC visibility pop
 
 #endif

@@ -56,6 +56,12 @@ MOREAU_MUST_CHECK moreau_err moreau_read_particles(const char *path, moreau_bodi
 MOREAU_MUST_CHECK moreau_err moreau_snapshot_write(const moreau_run_state *rs, const moreau_bodies *b,
                                                    const moreau_contacts *c, const moreau_walls *w, const char *dir);
 
+/* Collective over comm. Makes the output directory (and its parents) and
+ * checks that files can be written in it; for a new run (restart == 0) it
+ * must not hold checkpoints of an earlier run. Otherwise MOREAU_ERR_INPUT on
+ * every rank with one line from rank 0 naming the directory. */
+MOREAU_MUST_CHECK moreau_err moreau_output_dir_prepare(MPI_Comm comm, const char *dir, int restart);
+
 /* Time series: a CSV file with a header line of column names and one row per
  * write, values printed with 17 significant digits (they read back to the
  * same doubles). Only rank 0 holds the file. */

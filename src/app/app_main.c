@@ -83,9 +83,14 @@ static moreau_err setup(MPI_Comm comm, app_config *cfg, moreau_sim **simp)
   }
   MOREAU_CALL(moreau_app_walls_from_options(sim, box_default));
   MOREAU_CALL(moreau_options_check_unknown());
-  if (cfg->restart[0]) MOREAU_CALL(app_checkpoint_restore(sim, cfg->restart));
+  if (cfg->restart[0]) {
+    MOREAU_CALL(app_checkpoint_restore(sim, cfg->restart));
+    MOREAU_CALL(moreau_checkpoint_discard_after(comm, cfg->output_dir, moreau_sim_step_index(sim)));
+  }
   /* The overlaps of a checkpoint are the run's own: nothing to refuse. */
   MOREAU_CALL(moreau_sim_setup(sim, cfg->restart[0] ? HUGE_VAL : cfg->overlap_tol));
+  /* Only once every input was accepted: a rejected run leaves no directory. */
+  MOREAU_CALL(moreau_output_dir_prepare(comm, cfg->output_dir, cfg->restart[0] != '\0'));
   return MOREAU_SUCCESS;
 }
 
@@ -225,6 +230,8 @@ int moreau_app_main(int argc, char **argv)
   /* A bad -error_trace value is an input error like any other. */
   err = moreau_option_bool("-error_trace", &trace);
   if (!err) err = app_restart_options(comm, cfg.restart, sizeof(cfg.restart));
+  /* The checkpoint's run may have had it. */
+  if (!err) err = moreau_option_bool("-error_trace", &trace);
   if (!err) err = setup(comm, &cfg, &sim);
   err = moreau_error_agree(comm, err);
   if (!err) {

@@ -55,6 +55,12 @@ if [ "$mid" = mid ]; then
   [ "$(steps_contiguous again/timeseries.csv $EVERY)" -eq $((N / EVERY)) ] || fail "the run to $N lacks rows"
   run "$np" -restart again/checkpoints/ckpt_00000400.h5 -steps $N -output_dir again
   expect_rc 0 "restart from a checkpoint in the middle of a run (-restart FILE)"
+  # The checkpoint of step N belongs to the trajectory this restart replaces:
+  # it goes, with one note.
+  grep -qx "moreau: note: removed again/checkpoints/ckpt_$(printf %08d "$N").h5, a checkpoint after step $H that this run replaces" stderr ||
+    fail "restart from the middle: no note on the replaced checkpoint of step $N"
+  grep -v '^moreau: note: removed .*, a checkpoint after step [0-9]* that this run replaces$' stderr >stderr.rest
+  mv stderr.rest stderr
   expect_quiet "restart from the middle"
   compare again "np $np, -restart FILE from the middle of a run"
 fi

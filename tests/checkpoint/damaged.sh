@@ -181,9 +181,13 @@ for damage in flip cut; do
   fi
   run "$np" -restart auto -steps 40 -output_dir $damage
   expect_rc 0 "-restart auto with a damaged newest ($damage) and a good older checkpoint"
-  [ "$(wc -l <stderr)" -eq 1 ] || fail "$damage: stderr is not exactly one line"
+  # One warning for the damaged file, then one note: the run from step 20
+  # replaces it, so it is removed.
+  [ "$(wc -l <stderr)" -eq 2 ] || fail "$damage: stderr is not exactly a warning and a note"
   grep -q "^moreau: warning: $damage/checkpoints/ckpt_00000030.h5: .*; skipped$" stderr ||
     fail "$damage: no one-line warning naming the damaged checkpoint"
+  grep -qx "moreau: note: removed $damage/checkpoints/ckpt_00000030.h5, a checkpoint after step 20 that this run replaces" stderr ||
+    fail "$damage: no note on the removal of the damaged checkpoint"
   echo "newest damaged ($damage): $(cat stderr)"
   expect_no_crash "$damage"
   same_group straight/checkpoints/ckpt_00000040.h5 $damage/checkpoints/ckpt_00000040.h5 /bodies
