@@ -53,6 +53,15 @@ static moreau_err read_config(app_config *cfg)
   return MOREAU_SUCCESS;
 }
 
+static double input_overlap_tol(const app_config *cfg)
+{
+  size_t n = strlen(cfg->particles_file);
+  double stop = 0.0;
+  if (n > 3 && !strcmp(cfg->particles_file + n - 3, ".h5") && !moreau_option_real("-overlap_stop", &stop))
+    return fmax(cfg->overlap_tol, stop);
+  return cfg->overlap_tol;
+}
+
 /* Everything up to the first step: options, bodies, walls, distribution. */
 static moreau_err setup(MPI_Comm comm, app_config *cfg, moreau_sim **simp)
 {
@@ -87,8 +96,9 @@ static moreau_err setup(MPI_Comm comm, app_config *cfg, moreau_sim **simp)
     MOREAU_CALL(app_checkpoint_restore(sim, cfg->restart));
     MOREAU_CALL(moreau_checkpoint_discard_after(comm, cfg->output_dir, moreau_sim_step_index(sim)));
   }
-  /* The overlaps of a checkpoint are the run's own: nothing to refuse. */
-  MOREAU_CALL(moreau_sim_setup(sim, cfg->restart[0] ? HUGE_VAL : cfg->overlap_tol));
+  /* The overlaps of a checkpoint are the run's own: nothing to refuse; a
+   * snapshot may hold the overlaps a run allows (up to -overlap_stop). */
+  MOREAU_CALL(moreau_sim_setup(sim, cfg->restart[0] ? HUGE_VAL : input_overlap_tol(cfg)));
   /* Only once every input was accepted: a rejected run leaves no directory. */
   MOREAU_CALL(moreau_output_dir_prepare(comm, cfg->output_dir, cfg->restart[0] != '\0'));
   return MOREAU_SUCCESS;

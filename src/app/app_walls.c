@@ -74,6 +74,28 @@ static moreau_err add_wall(moreau_sim *sim, int i)
   return MOREAU_SUCCESS;
 }
 
+/* Walls are numbered 0, 1, ... without gaps, each with its point: any
+ * -wall<j>_* option for j >= i (the first index without a point) is a gap or
+ * a wall without a point, which deserves a better message than "nothing
+ * reads it". */
+static moreau_err check_no_wall_after(int i)
+{
+  static const char *const fields[] = {"point",    "normal", "mode", "velocity", "force",
+                                       "pressure", "length", "mass", "material", NULL};
+  for (int j = i; j < i + 64; j++)
+    for (int f = 0; fields[f]; f++) {
+      char name[64];
+      int set;
+      snprintf(name, sizeof(name), "-wall%d_%s", j, fields[f]);
+      MOREAU_CALL(moreau_option_is_set(name, &set));
+      if (!set) continue;
+      MOREAU_CHECK(j != i, MOREAU_ERR_INPUT, "wall %d: %s is given but not -wall%d_point", j, name, j);
+      MOREAU_FAIL(MOREAU_ERR_INPUT,
+                  "walls are numbered from 0 without gaps: %s is given but wall %d has no -wall%d_point", name, i, i);
+    }
+  return MOREAU_SUCCESS;
+}
+
 moreau_err moreau_app_walls_from_options(moreau_sim *sim, const double *box_default)
 {
   double box[6];
@@ -87,7 +109,10 @@ moreau_err moreau_app_walls_from_options(moreau_sim *sim, const double *box_defa
     char name[64];
     snprintf(name, sizeof(name), "-wall%d_point", i);
     MOREAU_CALL(moreau_option_is_set(name, &set));
-    if (!set) break;
+    if (!set) {
+      MOREAU_CALL(check_no_wall_after(i));
+      break;
+    }
     MOREAU_CALL(add_wall(sim, i));
   }
   if (moreau_sim_walls(sim)->n == 0 && box_default) MOREAU_CALL(add_box(sim, box_default));

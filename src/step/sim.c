@@ -98,33 +98,46 @@ moreau_err moreau_sim_set_from_options(moreau_sim *sim)
   return MOREAU_SUCCESS;
 }
 
+/* Names a body as its input names it: a CSV file's data row is its gid + 1;
+ * a snapshot (or a generator) carries gids. */
+static int input_has_rows(const moreau_sim *sim)
+{
+  size_t n = strlen(sim->input_name);
+  return n > 4 && !strcmp(sim->input_name + n - 4, ".csv");
+}
+
+/* The initial overlaps, with walls too: a body outside the walls overlaps
+ * one by more than its radius. */
 static moreau_err check_overlaps(moreau_sim *sim, double tol)
 {
   moreau_contacts *c = sim->contacts;
+  const moreau_bodies *b = sim->bodies;
   double worst = 0.0;
   moreau_lid wk = -1;
   moreau_err err = MOREAU_SUCCESS;
-  MOREAU_CALL(moreau_detect(sim->detector, sim->domain, sim->bodies, sim->walls, 0.0, c));
+  const char *what = input_has_rows(sim) ? "data row" : "body";
+  const char *whats = input_has_rows(sim) ? "data rows" : "bodies";
+  const long long shift = input_has_rows(sim) ? 1 : 0;
+  MOREAU_CALL(moreau_detect(sim->detector, sim->domain, b, sim->walls, 0.0, c));
   for (moreau_lid k = 0; k < c->n; k++) {
-    if (c->b[k] < 0) continue;
-    double rmin = fmin(sim->bodies->radius[c->a[k]], sim->bodies->radius[c->b[k]]);
-    double rel = -c->gap[k] / rmin;
+    double r = c->b[k] >= 0 ? fmin(b->radius[c->a[k]], b->radius[c->b[k]]) : b->radius[c->a[k]];
+    double rel = -c->gap[k] / r;
     if (rel > tol && rel > worst) {
       worst = rel;
       wk = k;
     }
   }
-  if (wk >= 0) {
-    if (sim->input_name[0])
-      err = moreau_error_raise(MOREAU_ERR_INPUT, __FILE__, __LINE__, __func__,
-                               "%s: bodies of data rows %lld and %lld overlap by %.3g of the smaller radius "
-                               "(tolerance %.3g)",
-                               sim->input_name, (long long)c->gid_a[wk] + 1, (long long)c->gid_b[wk] + 1, worst, tol);
-    else
-      err = moreau_error_raise(MOREAU_ERR_INPUT, __FILE__, __LINE__, __func__,
-                               "bodies %lld and %lld overlap by %.3g of the smaller radius (tolerance %.3g)",
-                               (long long)c->gid_a[wk], (long long)c->gid_b[wk], worst, tol);
-  }
+  if (wk >= 0 && c->b[wk] < 0)
+    err = moreau_error_raise(MOREAU_ERR_INPUT, __FILE__, __LINE__, __func__,
+                             "%s%s%s %lld overlaps wall %d by %.3g of its radius (tolerance %.3g; is it outside the "
+                             "walls?)",
+                             sim->input_name, sim->input_name[0] ? ": " : "", what, (long long)c->gid_a[wk] + shift,
+                             -(c->b[wk] + 1), worst, tol);
+  else if (wk >= 0)
+    err = moreau_error_raise(MOREAU_ERR_INPUT, __FILE__, __LINE__, __func__,
+                             "%s%s%s %lld and %lld overlap by %.3g of the smaller radius (tolerance %.3g)",
+                             sim->input_name, sim->input_name[0] ? ": " : "", whats, (long long)c->gid_a[wk] + shift,
+                             (long long)c->gid_b[wk] + shift, worst, tol);
   moreau_contacts_clear(c);
   MOREAU_CALL(moreau_error_agree(sim->comm, err));
   return MOREAU_SUCCESS;

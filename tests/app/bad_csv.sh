@@ -39,6 +39,13 @@ $expect_error "overlapping bodies" "overlap.csv"
 grep 'moreau: error:' stderr | grep -Eq '(^|[^0-9.])(2|3)([^0-9.]).*[^0-9.](4|5)([^0-9.]|$)' ||
   fail "overlapping bodies: the error does not name rows 2 and 4 (or lines 3 and 5)"
 
+# A body far outside the walls overlaps a wall by more than its radius.
+printf 'x,y,r\n0.5,0.5,0.1\n5,5,0.1\n' >outside.csv
+# shellcheck disable=SC2086
+run $launch -particles_file outside.csv -box 0,0,1,1 -steps 1 -output_dir out
+expect_rc 2 "a body outside the walls"
+$expect_error "a body outside the walls" "outside.csv" "data row 2" "wall"
+
 # A header and no data: no bodies to simulate is an input error.
 printf 'x,y,r\n# nothing else\n' >header_only.csv
 # shellcheck disable=SC2086

@@ -58,6 +58,16 @@ run "$exe" $tiny -error_trace maybe
 expect_rc 2 "a bad boolean for -error_trace"
 expect_one_error_line "a bad boolean for -error_trace" "-error_trace"
 
+# Walls numbered with a gap, or a wall without its point.
+# shellcheck disable=SC2086
+run "$exe" $tiny -wall0_point 0,0 -wall0_normal 0,1 -wall2_point 0,1 -wall2_normal 0,-1
+expect_rc 2 "walls with a gap"
+expect_one_error_line "walls with a gap" "without gaps" "-wall2_point" "-wall1_point"
+# shellcheck disable=SC2086
+run "$exe" $tiny -wall0_normal 0,1
+expect_rc 2 "a wall without a point"
+expect_one_error_line "a wall without a point" "-wall0_normal" "-wall0_point"
+
 # A value that underflows is not "not finite".
 # shellcheck disable=SC2086
 run "$exe" $tiny -dt 1e-320
