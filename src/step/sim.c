@@ -143,6 +143,31 @@ static moreau_err check_overlaps(moreau_sim *sim, double tol)
   return MOREAU_SUCCESS;
 }
 
+/* The bodies must fit a box whose size is a finite number: a grid of cells
+ * cannot be laid over coordinates from -1e308 to 1e308. */
+static moreau_err check_extent(const moreau_sim *sim)
+{
+  const moreau_bodies *b = sim->bodies;
+  double lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+  static const char axes[] = "xyz";
+  for (moreau_lid i = 0; i < b->n_owned; i++)
+    for (int k = 0; k < sim->dim; k++) {
+      MOREAU_CHECK(isfinite(b->x[3 * i + k]), MOREAU_ERR_INPUT, "body %lld: its position is not finite",
+                   (long long)b->gid[i]);
+      lo[k] = fmin(lo[k], b->x[3 * i + k]);
+      hi[k] = fmax(hi[k], b->x[3 * i + k]);
+    }
+  for (int k = 0; k < 3; k++)
+    lo[k] = -lo[k];
+  MOREAU_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, lo, 3, MPI_DOUBLE, MPI_MAX, sim->comm));
+  MOREAU_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, hi, 3, MPI_DOUBLE, MPI_MAX, sim->comm));
+  for (int k = 0; k < sim->dim; k++)
+    MOREAU_CHECK(!(hi[k] >= -lo[k]) || (isfinite(hi[k] + lo[k]) && hi[k] + lo[k] < 1e300), MOREAU_ERR_INPUT,
+                 "the bodies span %g to %g along %c: too far apart to lay a grid of cells over", -lo[k], hi[k],
+                 axes[k]);
+  return MOREAU_SUCCESS;
+}
+
 moreau_err moreau_sim_setup(moreau_sim *sim, double overlap_tol)
 {
   moreau_bodies *b = sim->bodies;
@@ -163,6 +188,7 @@ moreau_err moreau_sim_setup(moreau_sim *sim, double overlap_tol)
   /* A maximum is exact whatever the partition (a sum of radii would round
    * differently on each rank count and change the contact set). */
   MOREAU_MPI_CALL(MPI_Allreduce(&rmax, &sim->rmax, 1, MPI_DOUBLE, MPI_MAX, sim->comm));
+  MOREAU_CALL(moreau_error_agree(sim->comm, check_extent(sim)));
   if (!(sim->alert > 0)) sim->alert = 0.1 * sim->rmax;
   MOREAU_CALL(moreau_part_setup(sim->part, b, sim->history, sim->alert));
   MOREAU_CALL(moreau_part_ghosts(sim->part, b, sim->rmax + sim->alert));

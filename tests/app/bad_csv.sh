@@ -46,6 +46,13 @@ run $launch -particles_file outside.csv -box 0,0,1,1 -steps 1 -output_dir out
 expect_rc 2 "a body outside the walls"
 $expect_error "a body outside the walls" "outside.csv" "data row 2" "wall"
 
+# Coordinates so far apart that no grid of cells spans them.
+printf 'x,y,r\n-1e308,0,0.1\n1e308,0,0.1\n' >far_apart.csv
+# shellcheck disable=SC2086
+run $launch -particles_file far_apart.csv -steps 1 -output_dir out
+expect_rc 2 "bodies too far apart"
+$expect_error "bodies too far apart" "too far apart"
+
 # A header and no data: no bodies to simulate is an input error.
 printf 'x,y,r\n# nothing else\n' >header_only.csv
 # shellcheck disable=SC2086
