@@ -125,8 +125,10 @@ if [ -n "$base" ]; then
 fi
 exe=${MOREAU:-$PWD/build/moreau}
 [ -x "$exe" ] || die "moreau executable '$exe' not found; build it or set MOREAU"
-# The jobs inherit the environment: they run the same executable.
-export MOREAU=$exe
+# The jobs inherit the environment: they run the same executable, and a run
+# stopped at its time limit is not requeued (a continued run's -log_view
+# would time only its last part).
+export MOREAU=$exe MOREAU_REQUEUE=0
 IFS=, read -r -a ranks_values <<<"$ranks_list"
 signal=""
 if [ -n "$time_limit" ]; then

@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Sourced by campaign.sh and scaling.sh.
+# Sourced by campaign.sh, chain.sh and scaling.sh.
 #
 # run.sbatch asks for USR1 300 s before the time limit. A shorter job would
 # get it at once, so for limits under 20 minutes signal_for_time_limit prints

@@ -3,8 +3,13 @@
 # sudo) and configures the build in ./build. Used by both README commands.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# slurmctld slurmd slurm-client munge: for tests/slurm, which runs the
+# jobscripts on private SLURM and munge daemons of its own. The packages'
+# services are not configured here (where systemd runs, the munge package
+# starts munged with its own key; slurmd and slurmctld wait for an
+# /etc/slurm/slurm.conf).
 PKGS=(build-essential cmake pkg-config libopenmpi-dev openmpi-bin libmetis-dev libhdf5-openmpi-dev
-      hdf5-tools petsc-dev check libxml2-utils python3)
+      hdf5-tools petsc-dev check libxml2-utils python3 slurmctld slurmd slurm-client munge)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

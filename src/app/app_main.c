@@ -214,6 +214,9 @@ int moreau_app_main(int argc, char **argv)
   /* MPI starts before PETSc so that the checks below can talk; PETSc then
    * leaves MPI_Finalize to us. */
   MPI_Init(&argc, &argv);
+  /* A scheduler's signal may come while the run starts: from here on it is
+   * only a flag (again after PETSc, which installs handlers of its own). */
+  app_signals_install();
   if (wants_help(argc, argv)) {
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
