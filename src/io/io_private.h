@@ -68,8 +68,12 @@ MOREAU_MUST_CHECK moreau_err io_h5_read_attr(hid_t obj, const char *name, hid_t 
                                              const char *path);
 
 /* Not collective (rank 0 of the snapshot writer). Writes the XDMF file of one
- * snapshot beside its .h5, then rebuilds <dir>/snapshots.xmf. */
+ * snapshot beside its .h5; then adds it to <dir>/snapshots.xmf (appended in
+ * place after an earlier step, else the collection is rebuilt from the
+ * folder up to its step); rebuild lists the folder's snapshots up to
+ * last_step. */
 MOREAU_MUST_CHECK moreau_err io_xdmf_write_snapshot(const char *snap_dir, const io_snapshot_meta *meta);
-MOREAU_MUST_CHECK moreau_err io_xdmf_write_collection(const char *dir, int64_t last_step);
+MOREAU_MUST_CHECK moreau_err io_xdmf_write_collection(const char *dir, const io_snapshot_meta *latest);
+MOREAU_MUST_CHECK moreau_err io_xdmf_rebuild_collection(const char *dir, int64_t last_step);
 
 #endif

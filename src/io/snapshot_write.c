@@ -206,7 +206,7 @@ static moreau_err write_xdmf(const char *dir, const char *snap_dir, const snapsh
                            .n_bodies = r->n_bodies,
                            .n_contacts = r->n_contacts};
   MOREAU_CALL(io_xdmf_write_snapshot(snap_dir, &meta));
-  MOREAU_CALL(io_xdmf_write_collection(dir, s->rs->step));
+  MOREAU_CALL(io_xdmf_write_collection(dir, &meta));
   return MOREAU_SUCCESS;
 }
 

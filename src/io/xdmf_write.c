@@ -15,17 +15,28 @@
  * readers resolve HDF5 paths relative to the top-level file, which would break
  * the file-name-only references of included files.
  *
- * The collection is rebuilt on every write by scanning the snapshots folder
- * instead of being kept in memory: that way it survives restarts (a restarted
- * run still lists the snapshots written before it), works for several sims in
- * one process, and never lists a snapshot that is not complete, because a
- * snapshot's .xmf is renamed into place only after its .h5. Snapshots with a
- * step beyond the current one are left out: they belong to an earlier run in
- * the same folder and will be overwritten as this run reaches them. Each
- * per-snapshot file starts with a comment holding its metadata, which is what
- * the scan reads back. */
+ * The collection ends with a comment naming its last step. A new snapshot
+ * after that step is appended in place, rewriting only the end of the file,
+ * so that writing a snapshot costs the same whatever the number before it.
+ * Otherwise (no collection yet, a restart from an earlier step, a file cut
+ * by a kill) the collection is rebuilt by scanning the snapshots folder
+ * instead of being kept in memory: that way it survives restarts (a
+ * restarted run still lists the snapshots written before it), works for
+ * several sims in one process, and never lists a snapshot that is not
+ * complete, because a snapshot's .xmf is renamed into place only after its
+ * .h5. Snapshots with a step beyond the current one are left out: they
+ * belong to an earlier run in the same folder and will be overwritten as
+ * this run reaches them. Each per-snapshot file starts with a comment holding
+ * its metadata, which is what the scan reads back. */
 
 #define META_TAG "moreau snapshot:"
+#define LAST_TAG "<!-- moreau last step: "
+
+/* The end of the collection: its last step, then the closing tags. */
+static void put_tail(FILE *f, int64_t last_step)
+{
+  fprintf(f, "    " LAST_TAG "%" PRId64 " -->\n    </Grid>\n  </Domain>\n</Xdmf>\n", last_step);
+}
 
 static void put_item(FILE *f, int ind, const char *dims, const char *number_type, int precision, const char *h5,
                      const char *dataset)
@@ -213,7 +224,51 @@ static moreau_err scan_snapshots(const char *snap_dir, int64_t last_step, io_sna
   return MOREAU_SUCCESS;
 }
 
-moreau_err io_xdmf_write_collection(const char *dir, int64_t last_step)
+/* Appends snapshot m to the collection at path in place when the file ends
+ * with the tail of an earlier step; *done says whether it did. */
+static moreau_err append_in_place(const char *path, const io_snapshot_meta *m, int *done)
+{
+  char buf[512], expect[512];
+  FILE *f = fopen(path, "r+"), *probe;
+  off_t size, back;
+  size_t n;
+  long long last;
+  char *tag;
+  *done = 0;
+  if (!f) return MOREAU_SUCCESS;
+  if (fseeko(f, 0, SEEK_END) != 0 || (size = ftello(f)) < 0) goto keep;
+  back = size < (off_t)sizeof(buf) - 1 ? size : (off_t)sizeof(buf) - 1;
+  if (fseeko(f, size - back, SEEK_SET) != 0) goto keep;
+  n = fread(buf, 1, (size_t)back, f);
+  buf[n] = '\0';
+  tag = strstr(buf, LAST_TAG);
+  if (!tag || sscanf(tag + strlen(LAST_TAG), "%lld", &last) != 1 || last >= m->step) goto keep;
+  /* The tail must be whole: a file cut by a kill is rebuilt instead. */
+  probe = fmemopen(expect, sizeof(expect), "w");
+  if (!probe) goto keep;
+  put_tail(probe, last);
+  fclose(probe);
+  if (strcmp(tag - 4, expect)) goto keep;
+  if (fseeko(f, size - (off_t)strlen(expect), SEEK_SET) != 0) goto keep;
+  MOREAU_CALL(put_snapshot(f, 6, "snapshots/", m));
+  put_tail(f, m->step);
+  *done = 1;
+keep:
+  if (ferror(f) | fclose(f)) MOREAU_FAIL(MOREAU_ERR_IO, "%s: write failed (%s)", path, strerror(errno));
+  return MOREAU_SUCCESS;
+}
+
+moreau_err io_xdmf_write_collection(const char *dir, const io_snapshot_meta *latest)
+{
+  char path[IO_PATH_MAX];
+  int done;
+  MOREAU_CALL(io_path(path, "%s/snapshots.xmf", dir));
+  MOREAU_CALL(append_in_place(path, latest, &done));
+  if (!done) MOREAU_CALL(io_xdmf_rebuild_collection(dir, latest->step));
+  return MOREAU_SUCCESS;
+}
+
+moreau_err io_xdmf_rebuild_collection(const char *dir, int64_t last_step)
 {
   char snap_dir[IO_PATH_MAX], path[IO_PATH_MAX], tmp[IO_PATH_MAX];
   io_snapshot_meta *list;
@@ -234,7 +289,7 @@ moreau_err io_xdmf_write_collection(const char *dir, int64_t last_step)
   fprintf(f, "    <Grid Name=\"snapshots\" GridType=\"Collection\" CollectionType=\"Temporal\">\n");
   for (size_t i = 0; i < count && !err; i++)
     err = put_snapshot(f, 6, "snapshots/", &list[i]);
-  fprintf(f, "    </Grid>\n  </Domain>\n</Xdmf>\n");
+  put_tail(f, count ? list[count - 1].step : -1);
   moreau_free(&list);
   if (err) {
     fclose(f);
