@@ -14,6 +14,10 @@ run "$exe" -gen_n 60 -steps 30 -snapshot_every 10 -checkpoint_every 10 -checkpoi
 expect_rc 0 "a run with 4 snapshots"
 xmllint --noout out/snapshots.xmf || fail "snapshots.xmf is not valid XML"
 [ "$(steps_listed)" = "0 10 20 30 " ] || fail "collection lists steps '$(steps_listed)', expected 0 10 20 30"
+# The whole contact frame is in the file, so the friction vector can be rebuilt.
+for d in normal tangent binormal force; do
+  h5ls out/snapshots/snap_000030.h5/contacts | grep -q "^$d " || fail "snapshots lack /contacts/$d"
+done
 
 run "$exe" -restart out/checkpoints/ckpt_00000010.h5 -steps 20 -output_dir out
 expect_rc 0 "a restart from step 10"
