@@ -1,3 +1,4 @@
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,10 +45,35 @@ static moreau_err check_no_checkpoints(const char *dir)
   return MOREAU_SUCCESS;
 }
 
+/* Rank 0: a snapshot whose writing was interrupted left its temporary files
+ * behind; they are never read, and go when a run uses the directory again. */
+static void remove_partial_snapshots(const char *dir)
+{
+  char snap_dir[IO_PATH_MAX], path[IO_PATH_MAX];
+  DIR *d;
+  struct dirent *e;
+  if (io_path(snap_dir, "%s/snapshots", dir) || !(d = opendir(snap_dir))) {
+    moreau_error_clear();
+    return;
+  }
+  while ((e = readdir(d))) {
+    size_t n = strlen(e->d_name);
+    if (strncmp(e->d_name, "snap_", 5) || n < 5 || strcmp(e->d_name + n - 4, ".tmp")) continue;
+    if (io_path(path, "%s/%s", snap_dir, e->d_name)) {
+      moreau_error_clear();
+      continue;
+    }
+    if (unlink(path) == 0)
+      fprintf(stderr, "moreau: note: removed %s, a snapshot whose writing was interrupted\n", path);
+  }
+  closedir(d);
+}
+
 static moreau_err prepare(const char *dir, int restart)
 {
   MOREAU_CHECK(dir && dir[0], MOREAU_ERR_INPUT, "option -output_dir: must not be empty");
   MOREAU_CALL(check_writable(dir));
+  remove_partial_snapshots(dir);
   if (!restart) MOREAU_CALL(check_no_checkpoints(dir));
   return MOREAU_SUCCESS;
 }

@@ -19,8 +19,14 @@ for d in normal tangent binormal force; do
   h5ls out/snapshots/snap_000030.h5/contacts | grep -q "^$d " || fail "snapshots lack /contacts/$d"
 done
 
+# A snapshot killed while being written leaves its temporary files; the next
+# run in the directory removes them, with a note.
+: >out/snapshots/snap_000031.h5.tmp
+: >out/snapshots/snap_000031.xmf.tmp
 run "$exe" -restart out/checkpoints/ckpt_00000010.h5 -steps 20 -output_dir out
 expect_rc 0 "a restart from step 10"
+[ -e out/snapshots/snap_000031.h5.tmp ] && fail "a partial snapshot was left behind"
+[ "$(grep -c 'note: removed .*snap_000031.*interrupted' "$work/stderr")" -eq 2 ] || fail "no note on the removed partial files"
 xmllint --noout out/snapshots.xmf || fail "snapshots.xmf is not valid XML after the restart"
 [ "$(steps_listed)" = "0 10 20 " ] || fail "after the restart the collection lists '$(steps_listed)', expected 0 10 20"
 
