@@ -2,6 +2,7 @@
 #include <math.h>
 #include <petscsys.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app_private.h"
@@ -213,6 +214,11 @@ int moreau_app_main(int argc, char **argv)
   if (moreau_app_register_options()) return MOREAU_ERR_INTERNAL;
   /* MPI starts before PETSc so that the checks below can talk; PETSc then
    * leaves MPI_Finalize to us. */
+  /* Open MPI's "sm" and "lockedfile" shared-file-pointer components overflow a buffer (glibc
+   * aborts the run) when a file's path is longer than about 216 characters,
+   * and HDF5's MPI-IO driver opens every file through it although moreau
+   * never uses a shared file pointer. A user's own choice is kept. */
+  setenv("OMPI_MCA_sharedfp", "individual", 0);
   MPI_Init(&argc, &argv);
   /* A scheduler's signal may come while the run starts: from here on it is
    * only a flag (again after PETSc, which installs handlers of its own). */

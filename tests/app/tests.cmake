@@ -24,10 +24,13 @@ moreau_app_test(app_runtime_guard runtime_guard.sh)
 moreau_app_test(app_runtime_guard_np3 runtime_guard.sh ${MPIEXEC_EXECUTABLE} 3)
 moreau_app_test(app_snapshot_input snapshot_input.sh)
 moreau_app_test(app_snapshot_collection snapshot_collection.sh)
+moreau_app_test(app_long_paths long_paths.sh)
+moreau_app_test(app_long_paths_np2 long_paths.sh ${MPIEXEC_EXECUTABLE} 2)
 moreau_app_test(app_log_view log_view.sh)
 moreau_app_test(app_log_view_np2 log_view.sh ${MPIEXEC_EXECUTABLE} 2)
 set_tests_properties(app_bad_csv_np2 app_run_np2 app_log_view_np2 PROPERTIES PROCESSORS 2)
 set_tests_properties(app_runtime_guard_np3 PROPERTIES PROCESSORS 3)
+set_tests_properties(app_long_paths_np2 PROPERTIES PROCESSORS 2)
 
 add_test(NAME app_readme_options COMMAND bash ${PROJECT_SOURCE_DIR}/tools/readme_options.sh
                                          $<TARGET_FILE:moreau_exe> ${PROJECT_SOURCE_DIR}/README.md)
