@@ -29,6 +29,26 @@ static int fail(checker *c, const char *fmt, const char *a, const char *b)
 
 static int check_file(checker *c, const char *path);
 
+/* Every line of an options file is blank, a comment, or starts with an
+ * option name (PETSc stops with a page of its own otherwise, on one rank). */
+static int check_lines(checker *c, const char *path, const char *text)
+{
+  int line = 1;
+  for (const char *p = text; *p; line++) {
+    const char *end = strchr(p, '\n');
+    while (*p == ' ' || *p == '\t' || *p == '\r')
+      p++;
+    if (*p && *p != '\n' && *p != '#' && *p != '-') {
+      snprintf(c->message, sizeof(c->message), "-options_file %s: line %d does not start with an option name (-name)",
+               path, line);
+      return 0;
+    }
+    if (!end) break;
+    p = end + 1;
+  }
+  return 1;
+}
+
 /* The words of a text file that follow "-options_file" (PETSc lets a file
  * include another). */
 static int check_includes(checker *c, const char *path, char *text)
@@ -74,6 +94,10 @@ static int check_file(checker *c, const char *path)
   if (memchr(text, '\0', n)) {
     moreau_free(&text);
     return fail(c, "-options_file %s: not a text file (it holds a NUL byte)%s", path, "");
+  }
+  if (!check_lines(c, path, text)) {
+    moreau_free(&text);
+    return 0;
   }
   c->dev[c->depth] = st.st_dev;
   c->ino[c->depth] = st.st_ino;

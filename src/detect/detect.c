@@ -189,8 +189,13 @@ moreau_err moreau_detect(moreau_detector *d, const moreau_domain *domain, const 
               }
               double dist2 = dx3[0] * dx3[0] + dx3[1] * dx3[1] + dx3[2] * dx3[2];
               double reach = b->radius[a] + b->radius[ib] + alert;
-              if (dist2 >= reach * reach || dist2 == 0.0) continue;
-              double dist = sqrt(dist2), nrm[3] = {dx3[0] / dist, dx3[1] / dist, dx3[2] / dist};
+              if (dist2 >= reach * reach) continue;
+              /* Coincident centres have no normal: any axis will do, and the
+               * overlap (both radii) shows in the checks of the state. */
+              double dist = sqrt(dist2), nrm[3] = {1.0, 0.0, 0.0};
+              if (dist > 0.0)
+                for (int k = 0; k < 3; k++)
+                  nrm[k] = dx3[k] / dist;
               MOREAU_CALL(push_contact(c, dim, b, a, ib, b->gid[ib], nrm, dist - b->radius[a] - b->radius[ib], xb));
             }
           }

@@ -220,6 +220,11 @@ static int parse_row(const csv_layout *L, char *text, moreau_body *body, char *r
   body->material = (int32_t)val[COL_MATERIAL];
   body->fixed = (int32_t)val[COL_FIXED];
   moreau_body_set_mass(body, L->dim, L->m->density[body->material]);
+  /* A radius so small that the mass or inertia underflows to zero. */
+  if (!isfinite(body->inv_mass) || !isfinite(body->inv_inertia)) {
+    snprintf(reason, REASON_MAX, "radius %.17g is too small (its mass underflows)", body->radius);
+    return 0;
+  }
   return 1;
 }
 
