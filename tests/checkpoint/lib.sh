@@ -22,16 +22,9 @@ rm -rf "$work"
 mkdir -p "$work" || exit 1
 cd "$work" || exit 1
 
-fail() {
-  echo "FAIL: $*" >&2
-  for f in stdout stderr; do
-    if [ -s "$work/$f" ]; then
-      echo "--- $f of the last command:" >&2
-      head -n 40 "$work/$f" >&2
-    fi
-  done
-  exit 1
-}
+# fail, expect_rc and data_rows as in the app tests; run is this file's own.
+# shellcheck source=tests/app/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../app/lib.sh"
 
 # run NP ARGS...: moreau on NP ranks; output in $work/stdout, $work/stderr,
 # exit code in $rc. One rank runs without mpiexec (a singleton), which is
@@ -48,14 +41,12 @@ run() {
   rc=$?
 }
 
-expect_rc() {
-  [ "$rc" = "$1" ] || fail "$2: exit code $rc, expected $1"
-}
-
 # Standard error holds nothing from moreau but (optionally) notes about
-# removed partial checkpoints, and nothing from mpiexec.
+# removed partial checkpoints and snapshots (a kill may land while either is
+# written), and nothing from mpiexec.
 expect_quiet() {
-  if grep -v '^moreau: note: removed .*ckpt_[0-9]*\.h5\.tmp, a checkpoint whose writing was interrupted$' \
+  if grep -v -e '^moreau: note: removed .*ckpt_[0-9]*\.h5\.tmp, a checkpoint whose writing was interrupted$' \
+    -e '^moreau: note: removed .*snap_[0-9]*\.[a-z0-9]*\.tmp, a snapshot whose writing was interrupted$' \
     "$work/stderr" | grep -q .; then
     fail "$1: unexpected output on stderr"
   fi
