@@ -69,6 +69,10 @@ static moreau_err add_wall(moreau_sim *sim, int i)
   MOREAU_CHECK(material >= 0 && material < n_materials, MOREAU_ERR_INPUT,
                "option -wall%d_material: %lld does not exist (there are %d materials)", i, (long long)material,
                n_materials);
+  MOREAU_CHECK(n[0] != 0 || n[1] != 0 || n[2] != 0, MOREAU_ERR_INPUT, "option -wall%d_normal: must be a nonzero vector",
+               i);
+  MOREAU_CHECK(mode != MOREAU_WALL_FORCE || mass > 0, MOREAU_ERR_INPUT,
+               "option -wall%d_mass: a force-driven wall needs a positive mass, got %g", i, mass);
   MOREAU_CALL(moreau_walls_add(moreau_sim_walls(sim), p, n, (moreau_wall_mode)mode, v, mass, force + pressure * length,
                                (int32_t)material, NULL));
   return MOREAU_SUCCESS;

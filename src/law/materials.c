@@ -65,7 +65,10 @@ moreau_err moreau_materials_from_options(moreau_materials **mp)
   MOREAU_CALL(moreau_option_real("-mu", &def.mu));
   MOREAU_CALL(moreau_option_real("-e_n", &def.e_n));
   MOREAU_CALL(moreau_option_real("-e_t", &def.e_t));
-  MOREAU_CALL(check_law(&def));
+  /* The same checks as check_law, naming the option the user gave. */
+  MOREAU_CHECK(def.mu >= 0, MOREAU_ERR_INPUT, "option -mu: must be >= 0, got %g", def.mu);
+  MOREAU_CHECK(def.e_n >= 0 && def.e_n <= 1, MOREAU_ERR_INPUT, "option -e_n: must be in [0, 1], got %g", def.e_n);
+  MOREAU_CHECK(def.e_t >= -1 && def.e_t <= 1, MOREAU_ERR_INPUT, "option -e_t: must be in [-1, 1], got %g", def.e_t);
   MOREAU_CHECK(n >= 1 && n <= 1024, MOREAU_ERR_INPUT, "option -materials: must be in [1, 1024], got %ld", (long)n);
   MOREAU_CHECK(density > 0, MOREAU_ERR_INPUT, "option -density: must be positive, got %g", density);
   MOREAU_CALL(moreau_materials_create((int)n, &def, density, mp));
@@ -77,6 +80,12 @@ moreau_err moreau_materials_from_options(moreau_materials **mp)
     int i = (int)laws[k], j = (int)laws[k + 1];
     MOREAU_CHECK(i == laws[k] && j == laws[k + 1], MOREAU_ERR_INPUT,
                  "option -pair_law: material ids must be integers, got %g,%g", laws[k], laws[k + 1]);
+    MOREAU_CHECK(i >= 0 && i < n && j >= 0 && j < n, MOREAU_ERR_INPUT,
+                 "option -pair_law: materials %d,%d do not exist (there are %d: ids 0 to %d)", i, j, (int)n,
+                 (int)n - 1);
+    MOREAU_CHECK(law.mu >= 0 && law.e_n >= 0 && law.e_n <= 1 && law.e_t >= -1 && law.e_t <= 1, MOREAU_ERR_INPUT,
+                 "option -pair_law: pair %d,%d needs mu >= 0, e_n in [0, 1], e_t in [-1, 1], got %g,%g,%g", i, j,
+                 law.mu, law.e_n, law.e_t);
     MOREAU_CALL(moreau_materials_set_pair(*mp, i, j, &law));
   }
   return MOREAU_SUCCESS;
