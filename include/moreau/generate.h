@@ -82,7 +82,7 @@ MOREAU_MUST_CHECK moreau_err moreau_generate(const moreau_gen_params *p, moreau_
  * the same way on every rank). Fills p (zeroed first) from -gen_type, -gen_n,
  * -gen_box, -gen_radius, -gen_fraction, -gen_size_dist and the options of that
  * distribution only (-gen_polydispersity; -gen_size_ratio and
- * -gen_size_fraction; -gen_size_file), -gen_jitter, -gen_material, and the
+ * -gen_size_fraction, both required; -gen_size_file), -gen_jitter, -gen_material, and the
  * seed from -seed, which the app registers. -gen_box holds 2 dim numbers;
  * when it is not given in 3D, the box is 0,0,0,1,1,2 (the table's default is
  * the 2D one). -gen_radius 0 picks the radius with moreau_generate_auto_radius;

@@ -26,8 +26,8 @@ const moreau_option_spec moreau_generate_options[] = {
      "size distribution: uniform (-gen_polydispersity), bidisperse (-gen_size_ratio, -gen_size_fraction) or a "
      "table (-gen_size_file)"},
     {"-gen_polydispersity", "<real>", "0.3", "uniform: p in [0, 1), radii uniform in [r (1 - p), r (1 + p)]"},
-    {"-gen_size_ratio", "<real>", "1.4", "bidisperse: r_large / r_small, in [1, 1000]"},
-    {"-gen_size_fraction", "<real>", "0.5", "bidisperse: number fraction of large bodies, in [0, 1]"},
+    {"-gen_size_ratio", "<real>", "", "bidisperse (required): r_large / r_small, in [1, 1000]"},
+    {"-gen_size_fraction", "<real>", "", "bidisperse (required): number fraction of large bodies, in [0, 1]"},
     {"-gen_size_file", "<file>", "",
      "file: text file, one 'radius' or 'radius,weight' per line ('#' comments); a radius is drawn with "
      "probability proportional to its weight (default 1), the radii scaled to number-mean -gen_radius"},
@@ -86,8 +86,20 @@ static moreau_err read_box(int dim, moreau_gen_params *p)
   return MOREAU_SUCCESS;
 }
 
+/* An option of the bidisperse distribution, which has no default. */
+static moreau_err bidisperse_option(const char *name, double *value)
+{
+  int given;
+  MOREAU_CALL(moreau_option_is_set(name, &given));
+  MOREAU_CHECK(given, MOREAU_ERR_INPUT, "-gen_size_dist bidisperse needs %s", name);
+  MOREAU_CALL(moreau_option_real(name, value));
+  return MOREAU_SUCCESS;
+}
+
 /* The distribution and its options; only those of the chosen distribution
- * are read, so that the others, when given, are reported as unused. */
+ * are read, so that the others, when given, are reported as unused (which
+ * catches a forgotten -gen_size_dist). The bidisperse options have no default,
+ * so that a run given every default of -help is still valid. */
 static moreau_err read_sizes(moreau_gen_params *p)
 {
   static const char *const dists[] = {"uniform", "bidisperse", "file", NULL};
@@ -97,8 +109,8 @@ static moreau_err read_sizes(moreau_gen_params *p)
   p->size_dist = (moreau_gen_size_dist)dist;
   switch (p->size_dist) {
   case MOREAU_GEN_SIZE_BIDISPERSE:
-    MOREAU_CALL(moreau_option_real("-gen_size_ratio", &p->size_ratio));
-    MOREAU_CALL(moreau_option_real("-gen_size_fraction", &p->size_fraction));
+    MOREAU_CALL(bidisperse_option("-gen_size_ratio", &p->size_ratio));
+    MOREAU_CALL(bidisperse_option("-gen_size_fraction", &p->size_fraction));
     break;
   case MOREAU_GEN_SIZE_FILE:
     MOREAU_CALL(moreau_option_string("-gen_size_file", path, sizeof(path)));

@@ -812,12 +812,22 @@ START_TEST(options_errors)
   expect_option_error(2, "-gen_size_dist", "gaussian");
   expect_option_error(2, "-gen_fraction", "1");
   expect_option_error(2, "-gen_fraction", "-0.1");
-  expect_options_error(2, (const char *const[]){"-gen_size_dist", "bidisperse", "-gen_size_ratio", "0.9", NULL},
+  expect_options_error(2, (const char *const[]){"-gen_size_dist", "bidisperse", "-gen_size_fraction", "0.5", NULL},
+                       "-gen_size_dist bidisperse needs -gen_size_ratio");
+  expect_options_error(2, (const char *const[]){"-gen_size_dist", "bidisperse", "-gen_size_ratio", "2", NULL},
+                       "-gen_size_dist bidisperse needs -gen_size_fraction");
+  expect_options_error(2,
+                       (const char *const[]){"-gen_size_dist", "bidisperse", "-gen_size_ratio", "0.9",
+                                             "-gen_size_fraction", "0.5", NULL},
                        "-gen_size_ratio");
-  expect_options_error(2, (const char *const[]){"-gen_size_dist", "bidisperse", "-gen_size_fraction", "1.5", NULL},
-                       "-gen_size_fraction");
-  expect_options_error(2, (const char *const[]){"-gen_size_dist", "bidisperse", "-gen_size_fraction", "-0.5", NULL},
-                       "-gen_size_fraction");
+  expect_options_error(
+      2,
+      (const char *const[]){"-gen_size_dist", "bidisperse", "-gen_size_ratio", "2", "-gen_size_fraction", "1.5", NULL},
+      "-gen_size_fraction");
+  expect_options_error(
+      2,
+      (const char *const[]){"-gen_size_dist", "bidisperse", "-gen_size_ratio", "2", "-gen_size_fraction", "-0.5", NULL},
+      "-gen_size_fraction");
   expect_options_error(2, (const char *const[]){"-gen_fraction", "0.3", "-gen_radius", "0.01", NULL}, "-gen_fraction");
 }
 END_TEST
