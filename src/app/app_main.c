@@ -136,17 +136,26 @@ static moreau_err open_timeseries(const app_config *cfg, const moreau_sim *sim, 
   return MOREAU_SUCCESS;
 }
 
-/* The time loop. *stopped says a signal ended it early (after a checkpoint). */
-static moreau_err run(const app_config *cfg, moreau_sim *sim, int *stopped)
+/* The outputs agree each failure over every rank (a full disk may strike
+ * some ranks only): *agreed records that a failure came from them. */
+static moreau_err output(moreau_err err, int *agreed)
+{
+  if (err) *agreed = 1;
+  return err;
+}
+
+/* The time loop. *stopped says a signal ended it early (after a checkpoint);
+ * *agreed that it failed in its outputs, on every rank. */
+static moreau_err run(const app_config *cfg, moreau_sim *sim, int *stopped, int *agreed)
 {
   moreau_run_output *out;
   double t0 = MPI_Wtime(), last_checkpoint = t0;
   int64_t last_snapshot = -1, last_ckpt = -1, step = moreau_sim_step_index(sim);
   int due = 0, stop = 0;
   /* A restart's first state is the checkpoint's, already in the series. */
-  if (!cfg->restart[0]) MOREAU_CALL(moreau_run_output_snapshot(sim, cfg->output_dir));
+  if (!cfg->restart[0]) MOREAU_CALL(output(moreau_run_output_snapshot(sim, cfg->output_dir), agreed));
   last_snapshot = last_ckpt = step;
-  MOREAU_CALL(open_timeseries(cfg, sim, &out));
+  MOREAU_CALL(output(open_timeseries(cfg, sim, &out), agreed));
   while (!stop && !finished(cfg, sim)) {
     moreau_err err = moreau_sim_step(sim);
     if (err) {
@@ -155,22 +164,23 @@ static moreau_err run(const app_config *cfg, moreau_sim *sim, int *stopped)
       MOREAU_CALL(err ? err : cleanup);
     }
     step = moreau_sim_step_index(sim);
-    if (step % cfg->output_every == 0) MOREAU_CALL(moreau_run_output_row(out, sim));
+    if (step % cfg->output_every == 0) MOREAU_CALL(output(moreau_run_output_row(out, sim), agreed));
     if (cfg->snapshot_every > 0 && step % cfg->snapshot_every == 0) {
-      MOREAU_CALL(moreau_run_output_snapshot(sim, cfg->output_dir));
+      MOREAU_CALL(output(moreau_run_output_snapshot(sim, cfg->output_dir), agreed));
       last_snapshot = step;
     }
     if (cfg->status_every > 0 && step % cfg->status_every == 0)
       moreau_run_output_status(out, sim, MPI_Wtime() - t0, cfg->steps, cfg->t_end);
     MOREAU_CALL(checkpoint_due(cfg, sim, last_checkpoint, &due, &stop));
     if (due) {
-      MOREAU_CALL(app_checkpoint_write(sim, cfg->output_dir, (int)cfg->checkpoint_keep));
+      MOREAU_CALL(output(app_checkpoint_write(sim, cfg->output_dir, (int)cfg->checkpoint_keep), agreed));
       last_checkpoint = MPI_Wtime();
       last_ckpt = step;
     }
   }
-  if (last_snapshot != step) MOREAU_CALL(moreau_run_output_snapshot(sim, cfg->output_dir));
-  if (last_ckpt != step) MOREAU_CALL(app_checkpoint_write(sim, cfg->output_dir, (int)cfg->checkpoint_keep));
+  if (last_snapshot != step) MOREAU_CALL(output(moreau_run_output_snapshot(sim, cfg->output_dir), agreed));
+  if (last_ckpt != step)
+    MOREAU_CALL(output(app_checkpoint_write(sim, cfg->output_dir, (int)cfg->checkpoint_keep), agreed));
   if (moreau_sim_rank(sim) == 0) {
     if (stop)
       printf("moreau: stopped by a signal at step %lld after a checkpoint; continue with -restart auto\n",
@@ -179,7 +189,8 @@ static moreau_err run(const app_config *cfg, moreau_sim *sim, int *stopped)
       printf("moreau: done, %lld steps in %.1f s; outputs in %s/ (timeseries.csv, snapshots.xmf for ParaView)\n",
              (long long)step, MPI_Wtime() - t0, cfg->output_dir);
   }
-  MOREAU_CALL(moreau_run_output_destroy(&out));
+  /* Closing writes on rank 0 only: the others learn of its failure here. */
+  MOREAU_CALL(output(moreau_error_agree(moreau_sim_comm(sim), moreau_run_output_destroy(&out)), agreed));
   *stopped = stop;
   return MOREAU_SUCCESS;
 }
@@ -192,15 +203,21 @@ static int wants_help(int argc, char **argv)
 }
 
 /* The lowest rank holding its own message prints it, so an error every rank
- * found (a bad option) is printed once. */
-static void report(MPI_Comm comm, int trace)
+ * found (a bad option) is printed once. An I/O failure is the system's (a
+ * full disk): its one line names the file and the reason, and the traceback
+ * comes with -error_trace only, as for input errors. */
+static void report(MPI_Comm comm, moreau_err err, int trace)
 {
   int rank, size, mine, first;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   mine = moreau_error_is_local() ? rank : size;
   MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
-  if (rank == first) moreau_error_print(trace);
+  if (rank != first) return;
+  if (err == MOREAU_ERR_IO && !trace)
+    fprintf(stderr, "moreau: error: %s\n", moreau_error_message());
+  else
+    moreau_error_print(trace);
 }
 
 int moreau_app_main(int argc, char **argv)
@@ -208,7 +225,7 @@ int moreau_app_main(int argc, char **argv)
   app_config cfg = {0};
   moreau_sim *sim = NULL;
   moreau_err err;
-  int trace = 0, code, stopped = 0;
+  int trace = 0, code, stopped = 0, agreed = 0;
   MPI_Comm comm;
 
   if (moreau_app_register_options()) return MOREAU_ERR_INTERNAL;
@@ -254,12 +271,14 @@ int moreau_app_main(int argc, char **argv)
   if (!err) err = setup(comm, &cfg, &sim);
   err = moreau_error_agree(comm, err);
   if (!err) {
-    err = run(&cfg, sim, &stopped);
-    if (err && moreau_sim_stats(sim)->unstable) {
+    err = run(&cfg, sim, &stopped, &agreed);
+    if (err && agreed) {
+      report(comm, err, trace);
+    } else if (err && moreau_sim_stats(sim)->unstable) {
       /* Every rank agreed on this failure: one message, and the state that
        * failed goes into a snapshot for diagnosis. */
-      report(comm, trace);
-      if (moreau_run_output_snapshot(sim, cfg.output_dir)) report(comm, trace);
+      report(comm, err, trace);
+      if (moreau_run_output_snapshot(sim, cfg.output_dir)) report(comm, MOREAU_ERR_IO, trace);
     } else if (err) {
       /* Mid-run failures may strike one rank while the others wait in a
        * collective: print here and take the whole job down. */
@@ -267,7 +286,7 @@ int moreau_app_main(int argc, char **argv)
       MPI_Abort(comm, err == MOREAU_ERR_INPUT ? MOREAU_ERR_INPUT : MOREAU_ERR_RUNTIME);
     }
   } else {
-    report(comm, trace);
+    report(comm, err, trace);
   }
   if (moreau_sim_destroy(&sim) && !err) {
     moreau_error_print(1);
