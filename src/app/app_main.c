@@ -15,6 +15,7 @@ typedef struct {
   int dim;
   int64_t steps, output_every, snapshot_every, status_every, seed;
   int64_t checkpoint_every, checkpoint_keep;
+  int overwrite;
   double t_end, overlap_tol, checkpoint_wall_interval;
   char particles_file[4096], output_dir[4096];
   char restart[4096]; /* the checkpoint this run continues, "" for a new run */
@@ -32,6 +33,7 @@ static moreau_err read_config(app_config *cfg)
   MOREAU_CALL(moreau_option_string("-particles_file", cfg->particles_file, sizeof(cfg->particles_file)));
   MOREAU_CALL(moreau_option_real("-overlap_tol", &cfg->overlap_tol));
   MOREAU_CALL(moreau_option_string("-output_dir", cfg->output_dir, sizeof(cfg->output_dir)));
+  MOREAU_CALL(moreau_option_bool("-overwrite", &cfg->overwrite));
   MOREAU_CALL(moreau_option_int("-output_every", &cfg->output_every));
   MOREAU_CALL(moreau_option_int("-snapshot_every", &cfg->snapshot_every));
   MOREAU_CALL(moreau_option_int("-status_every", &cfg->status_every));
@@ -46,7 +48,10 @@ static moreau_err read_config(app_config *cfg)
   MOREAU_CHECK(cfg->steps >= -1, MOREAU_ERR_INPUT, "option -steps: must be >= 0 (or -1 for no limit)");
   MOREAU_CHECK(cfg->t_end > 0, MOREAU_ERR_INPUT, "option -t_end: must be positive, got %g", cfg->t_end);
   MOREAU_CHECK(cfg->seed >= 0, MOREAU_ERR_INPUT, "option -seed: must be >= 0");
-  MOREAU_CHECK(cfg->overlap_tol >= 0, MOREAU_ERR_INPUT, "option -overlap_tol: must be >= 0");
+  /* Beyond half the smaller radius, bodies would be taken as touching that
+   * are half inside each other: no packing to start from. */
+  MOREAU_CHECK(cfg->overlap_tol >= 0 && cfg->overlap_tol <= 0.5, MOREAU_ERR_INPUT,
+               "option -overlap_tol: must be in [0, 0.5] (a fraction of the smaller radius), got %g", cfg->overlap_tol);
   MOREAU_CHECK(cfg->output_dir[0], MOREAU_ERR_INPUT, "option -output_dir: must not be empty");
   MOREAU_CHECK(cfg->output_every >= 1, MOREAU_ERR_INPUT, "option -output_every: must be >= 1");
   MOREAU_CHECK(cfg->snapshot_every >= 0, MOREAU_ERR_INPUT, "option -snapshot_every: must be >= 0");
@@ -101,7 +106,10 @@ static moreau_err setup(MPI_Comm comm, app_config *cfg, moreau_sim **simp)
    * snapshot may hold the overlaps a run allows (up to -overlap_stop). */
   MOREAU_CALL(moreau_sim_setup(sim, cfg->restart[0] ? HUGE_VAL : input_overlap_tol(cfg)));
   /* Only once every input was accepted: a rejected run leaves no directory. */
-  MOREAU_CALL(moreau_output_dir_prepare(comm, cfg->output_dir, cfg->restart[0] != '\0'));
+  MOREAU_CALL(moreau_output_dir_prepare(comm, cfg->output_dir,
+                                        cfg->restart[0]  ? MOREAU_OUTPUT_CONTINUE
+                                        : cfg->overwrite ? MOREAU_OUTPUT_OVERWRITE
+                                                         : MOREAU_OUTPUT_NEW));
   return MOREAU_SUCCESS;
 }
 
@@ -157,7 +165,9 @@ static moreau_err run(const app_config *cfg, moreau_sim *sim, int *stopped, int 
   last_snapshot = last_ckpt = step;
   MOREAU_CALL(output(open_timeseries(cfg, sim, &out), agreed));
   while (!stop && !finished(cfg, sim)) {
-    moreau_err err = moreau_sim_step(sim);
+    /* A pressure acts on the faces of the walls as they are now. */
+    moreau_err err = moreau_walls_update_drive(moreau_sim_walls(sim), moreau_sim_dim(sim));
+    if (!err) err = moreau_sim_step(sim);
     if (err) {
       /* The failure of the step is the one to report. */
       moreau_err cleanup = moreau_run_output_destroy(&out);
@@ -240,6 +250,10 @@ int moreau_app_main(int argc, char **argv)
   /* A scheduler's signal may come while the run starts: from here on it is
    * only a flag (again after PETSc, which installs handlers of its own). */
   app_signals_install();
+  if (!app_command_line_ok(MPI_COMM_WORLD, argc, argv)) {
+    MPI_Finalize();
+    return MOREAU_ERR_INPUT;
+  }
   if (wants_help(argc, argv)) {
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -250,10 +264,6 @@ int moreau_app_main(int argc, char **argv)
     }
     MPI_Finalize();
     return 0;
-  }
-  if (!app_command_line_ok(MPI_COMM_WORLD, argc, argv)) {
-    MPI_Finalize();
-    return MOREAU_ERR_INPUT;
   }
   if (PetscInitialize(&argc, &argv, NULL, NULL)) {
     fprintf(stderr, "moreau: error: PETSc could not start\n");
