@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages moreau needs (when missing; as root or via
-# sudo) and configures the build in ./build. Used by both README commands.
+# sudo) and configures the build in ./build. Used by both README commands
+# (tools/test.sh configures the sanitizer build itself).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # slurmctld slurmd slurm-client munge: for tests/slurm, which runs the
@@ -8,8 +9,11 @@ cd "$(dirname "$0")/.."
 # services are not configured here (where systemd runs, the munge package
 # starts munged with its own key; slurmd and slurmctld wait for an
 # /etc/slurm/slurm.conf).
+# clang-14 libclang-rt-14-dev: the sanitizer build and the libFuzzer targets
+# of tools/test.sh (tests/fuzz).
 PKGS=(build-essential cmake pkg-config libopenmpi-dev openmpi-bin libmetis-dev libhdf5-openmpi-dev
-      hdf5-tools petsc-dev check libxml2-utils python3 slurmctld slurmd slurm-client munge)
+      hdf5-tools petsc-dev check libxml2-utils python3 slurmctld slurmd slurm-client munge
+      clang-14 libclang-rt-14-dev)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,6 +1,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -76,24 +77,82 @@ static int check_repeat(checker *c, seen_names *seen, const char *name, const ch
   return 1;
 }
 
-/* Every line of an options file is blank, a comment, or starts with an
- * option name (PETSc stops with a page of its own otherwise, on one rank). */
-static int check_lines(checker *c, const char *path, const char *text)
+/* Whether PETSc takes w for an option name (PetscOptionsValidKey): one or
+ * two dashes, then a letter, and not a number such as -inf. */
+static int is_option_name(const char *w)
 {
-  int line = 1;
-  for (const char *p = text; *p; line++) {
-    const char *end = strchr(p, '\n');
-    while (*p == ' ' || *p == '\t' || *p == '\r')
-      p++;
-    if (*p && *p != '\n' && *p != '#' && *p != '-') {
-      snprintf(c->message, sizeof(c->message), "-options_file %s: line %d does not start with an option name (-name)",
-               path, line);
-      return 0;
-    }
-    if (!end) break;
-    p = end + 1;
+  char *end;
+  if (w[0] != '-') return 0;
+  if (w[1] == '-') w++;
+  if (!isalpha((unsigned char)w[1])) return 0;
+  (void)strtod(w, &end);
+  return end == w || *end == '_' || isalnum((unsigned char)*end);
+}
+
+/* The next word of a line as PETSc splits it: words are separated by
+ * blanks, and one that starts with '"' runs to the next '"'. */
+static char *next_word(char **cur)
+{
+  char *w = *cur, *p, stop = ' ';
+  if (!w || !*w) return NULL;
+  if (*w == '"') stop = *w++;
+  for (p = w; *p && *p != stop; p++)
+    ;
+  if (*p) *p++ = '\0';
+  while (*p == ' ')
+    p++;
+  *cur = p;
+  return w;
+}
+
+/* One line, as PETSc reads it (it stops with a page of its own, on one rank,
+ * otherwise): blank, a comment, or an option name with at most one value
+ * that is not itself an option name. */
+static int check_line(checker *c, const char *path, int line, char *text)
+{
+  char *cur = text, *name, *value;
+  for (char *p = text; *p; p++)
+    if (*p == '\t' || *p == '\r') *p = ' ';
+  if ((name = strchr(text, '#'))) *name = '\0';
+  while (*cur == ' ')
+    cur++;
+  if (!(name = next_word(&cur))) return 1;
+  if (!is_option_name(name)) {
+    snprintf(c->message, sizeof(c->message), "-options_file %s: line %d does not start with an option name (-name)",
+             path, line);
+    return 0;
+  }
+  if ((value = next_word(&cur)) && is_option_name(value)) {
+    snprintf(c->message, sizeof(c->message),
+             "-options_file %s: line %d holds two options (%.200s %.200s); write one per line", path, line, name,
+             value);
+    return 0;
+  }
+  if (value && next_word(&cur)) {
+    snprintf(c->message, sizeof(c->message), "-options_file %s: line %d: option %.200s takes one value, not more", path,
+             line, name);
+    return 0;
   }
   return 1;
+}
+
+/* Every line of an options file (text is left as it was). */
+static int check_lines(checker *c, const char *path, const char *text)
+{
+  size_t n = strlen(text);
+  char *copy;
+  int ok = 1, line = 0;
+  if (moreau_malloc(n + 1, &copy)) {
+    moreau_error_clear();
+    return fail(c, "-options_file %s: out of memory%s", path, "");
+  }
+  memcpy(copy, text, n + 1);
+  for (char *p = copy, *end; ok && p; p = end) {
+    if ((end = strchr(p, '\n'))) *end++ = '\0';
+    ok = check_line(c, path, ++line, p);
+  }
+  moreau_free(&copy);
+  return ok;
 }
 
 /* The option names of a text file: each given once, spelled as registered;

@@ -320,7 +320,7 @@ moreau_err moreau_checkpoint_find(MPI_Comm comm, const char *dir, char *path, si
   if (rank == 0) {
     remove_partial(ckpt_dir);
     err = ckpt_list(ckpt_dir, &steps, &n);
-    if (!err) qsort(steps, n, sizeof(*steps), newer_first);
+    if (!err && n > 0) qsort(steps, n, sizeof(*steps), newer_first); /* qsort may not be given NULL */
     count = (int64_t)n;
   }
   MOREAU_CALL(moreau_error_agree(comm, err));

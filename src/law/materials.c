@@ -54,24 +54,11 @@ moreau_err moreau_materials_set_pair(moreau_materials *m, int i, int j, const mo
   return MOREAU_SUCCESS;
 }
 
-moreau_err moreau_materials_from_options(moreau_materials **mp)
+/* -pair_law into m, which has n materials. */
+static moreau_err pairs_from_options(moreau_materials *m, int64_t n)
 {
-  int64_t n;
-  double density, laws[5 * 64];
+  double laws[5 * 64];
   int nlaws = 5 * 64;
-  moreau_pair_law def;
-  MOREAU_CALL(moreau_option_int("-materials", &n));
-  MOREAU_CALL(moreau_option_real("-density", &density));
-  MOREAU_CALL(moreau_option_real("-mu", &def.mu));
-  MOREAU_CALL(moreau_option_real("-e_n", &def.e_n));
-  MOREAU_CALL(moreau_option_real("-e_t", &def.e_t));
-  /* The same checks as check_law, naming the option the user gave. */
-  MOREAU_CHECK(def.mu >= 0, MOREAU_ERR_INPUT, "option -mu: must be >= 0, got %g", def.mu);
-  MOREAU_CHECK(def.e_n >= 0 && def.e_n <= 1, MOREAU_ERR_INPUT, "option -e_n: must be in [0, 1], got %g", def.e_n);
-  MOREAU_CHECK(def.e_t >= -1 && def.e_t <= 1, MOREAU_ERR_INPUT, "option -e_t: must be in [-1, 1], got %g", def.e_t);
-  MOREAU_CHECK(n >= 1 && n <= 1024, MOREAU_ERR_INPUT, "option -materials: must be in [1, 1024], got %ld", (long)n);
-  MOREAU_CHECK(density > 0, MOREAU_ERR_INPUT, "option -density: must be positive, got %g", density);
-  MOREAU_CALL(moreau_materials_create((int)n, &def, density, mp));
   MOREAU_CALL(moreau_option_reals("-pair_law", laws, &nlaws));
   MOREAU_CHECK(nlaws % 5 == 0, MOREAU_ERR_INPUT,
                "option -pair_law: expected groups of 5 values i,j,mu,e_n,e_t, got %d values", nlaws);
@@ -86,7 +73,32 @@ moreau_err moreau_materials_from_options(moreau_materials **mp)
     MOREAU_CHECK(law.mu >= 0 && law.e_n >= 0 && law.e_n <= 1 && law.e_t >= -1 && law.e_t <= 1, MOREAU_ERR_INPUT,
                  "option -pair_law: pair %d,%d needs mu >= 0, e_n in [0, 1], e_t in [-1, 1], got %g,%g,%g", i, j,
                  law.mu, law.e_n, law.e_t);
-    MOREAU_CALL(moreau_materials_set_pair(*mp, i, j, &law));
+    MOREAU_CALL(moreau_materials_set_pair(m, i, j, &law));
   }
+  return MOREAU_SUCCESS;
+}
+
+moreau_err moreau_materials_from_options(moreau_materials **mp)
+{
+  int64_t n;
+  double density;
+  moreau_pair_law def;
+  moreau_err err;
+  MOREAU_CALL(moreau_option_int("-materials", &n));
+  MOREAU_CALL(moreau_option_real("-density", &density));
+  MOREAU_CALL(moreau_option_real("-mu", &def.mu));
+  MOREAU_CALL(moreau_option_real("-e_n", &def.e_n));
+  MOREAU_CALL(moreau_option_real("-e_t", &def.e_t));
+  /* The same checks as check_law, naming the option the user gave. */
+  MOREAU_CHECK(def.mu >= 0, MOREAU_ERR_INPUT, "option -mu: must be >= 0, got %g", def.mu);
+  MOREAU_CHECK(def.e_n >= 0 && def.e_n <= 1, MOREAU_ERR_INPUT, "option -e_n: must be in [0, 1], got %g", def.e_n);
+  MOREAU_CHECK(def.e_t >= -1 && def.e_t <= 1, MOREAU_ERR_INPUT, "option -e_t: must be in [-1, 1], got %g", def.e_t);
+  MOREAU_CHECK(n >= 1 && n <= 1024, MOREAU_ERR_INPUT, "option -materials: must be in [1, 1024], got %ld", (long)n);
+  MOREAU_CHECK(density > 0, MOREAU_ERR_INPUT, "option -density: must be positive, got %g", density);
+  MOREAU_CALL(moreau_materials_create((int)n, &def, density, mp));
+  /* On a bad -pair_law the caller gets no table (and nothing to free). */
+  err = pairs_from_options(*mp, n);
+  if (err) MOREAU_CALL(moreau_materials_destroy(mp));
+  MOREAU_CALL(err);
   return MOREAU_SUCCESS;
 }

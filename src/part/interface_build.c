@@ -148,7 +148,9 @@ static moreau_err allocate_buffers(moreau_part *part)
   MOREAU_CALL(moreau_malloc((size_t)part_plan_total(&part->gather_recv) * nc * sizeof(double), &part->gather_rbuf));
   MOREAU_CALL(moreau_malloc((size_t)part_plan_total(&part->scatter_send) * nc * sizeof(double), &part->scatter_sbuf));
   MOREAU_CALL(moreau_malloc((size_t)part_plan_total(&part->scatter_recv) * nc * sizeof(double), &part->scatter_rbuf));
-  MOREAU_CALL(moreau_malloc(n_req * sizeof(MPI_Request), &part->requests));
+  /* At least one, so that the exchange's offsets into it never start from
+   * NULL (undefined even when the offset is 0). */
+  MOREAU_CALL(moreau_malloc((n_req ? n_req : 1) * sizeof(MPI_Request), &part->requests));
   return MOREAU_SUCCESS;
 }
 

@@ -33,8 +33,10 @@ moreau_err moreau_part_wall_interface_build(moreau_part *part, const moreau_wall
     part->wall_touch[i] = touched[i] ? 1.0 : 0.0;
     part->any_force_wall |= w->mode[i] == MOREAU_WALL_FORCE;
   }
+  /* No walls: the arrays may be NULL, which memcpy may not be given. */
+  if (w->n == 0) return MOREAU_SUCCESS;
   memcpy(part->wall_share, part->wall_touch, (size_t)w->n * sizeof(double));
-  if (w->n > 0) MOREAU_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, part->wall_share, w->n, MPI_DOUBLE, MPI_SUM, part->comm));
+  MOREAU_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, part->wall_share, w->n, MPI_DOUBLE, MPI_SUM, part->comm));
   memcpy(share, part->wall_share, (size_t)w->n * sizeof(double));
   return MOREAU_SUCCESS;
 }

@@ -1,0 +1,55 @@
+# libFuzzer targets (README.md here): built only with MOREAU_FUZZ (clang and
+# the sanitizers), each registered as a bounded fuzz run of
+# MOREAU_FUZZ_SECONDS from its seed corpus.
+if(NOT MOREAU_FUZZ)
+  return()
+endif()
+set(MOREAU_FUZZ_DIR ${CMAKE_CURRENT_LIST_DIR})
+set(MOREAU_FUZZ_WORK ${CMAKE_CURRENT_BINARY_DIR}/fuzz)
+set(MOREAU_FUZZ_SECONDS 60 CACHE STRING "Seconds of fuzzing per target in the fuzz_* tests")
+
+# moreau_fuzz_target(name sources...)
+function(moreau_fuzz_target name)
+  add_executable(${name} ${ARGN} ${MOREAU_FUZZ_DIR}/fuzz_common.c)
+  target_compile_options(${name} PRIVATE ${MOREAU_WARNINGS} ${MOREAU_SANITIZERS})
+  target_include_directories(${name} PRIVATE ${MOREAU_FUZZ_DIR})
+  target_link_options(${name} PRIVATE -fsanitize=fuzzer)
+  target_link_libraries(${name} PRIVATE moreau PkgConfig::PETSC)
+endfunction()
+
+moreau_fuzz_target(fuzz_csv ${MOREAU_FUZZ_DIR}/fuzz_particles.c)
+target_compile_definitions(fuzz_csv PRIVATE FUZZ_SUFFIX=".csv")
+moreau_fuzz_target(fuzz_h5 ${MOREAU_FUZZ_DIR}/fuzz_particles.c)
+target_compile_definitions(fuzz_h5 PRIVATE FUZZ_SUFFIX=".h5")
+# The command-line checks are internal to libmoreau: compiled in.
+moreau_fuzz_target(fuzz_options ${MOREAU_FUZZ_DIR}/fuzz_options.c ${PROJECT_SOURCE_DIR}/src/app/app_command_line.c)
+target_include_directories(fuzz_options PRIVATE ${PROJECT_SOURCE_DIR}/src/app)
+
+# The seed snapshots of fuzz_h5 are written by this build's moreau (2D and
+# 3D, a few bodies), so they always have the current layout.
+add_test(NAME fuzz_h5_seeds
+         COMMAND sh -c "rm -rf \"$1\" && \"$0\" -gen_n 4 -steps 1 -status_every 0 -output_dir \"$1/d2\" \
+                        && \"$0\" -dim 3 -gen_n 3 -steps 1 -status_every 0 -output_dir \"$1/d3\""
+                 $<TARGET_FILE:moreau_exe> ${MOREAU_FUZZ_WORK}/h5_seeds)
+set_tests_properties(fuzz_h5_seeds PROPERTIES TIMEOUT 120 LABELS fuzz FIXTURES_SETUP fuzz_h5_seeds
+                     ENVIRONMENT "${MOREAU_MPI_TEST_ENV}")
+
+# A bounded run per target: new inputs go to a corpus in the build tree, the
+# seeds are only read; a crash, sanitizer report, leak, hang (-timeout) or
+# blown memory limit fails the test and leaves the input as
+# crash-*/leak-*/timeout-*/oom-* in the target's work directory.
+set(MOREAU_FUZZ_SEEDS_csv ${MOREAU_FUZZ_DIR}/corpus/csv)
+set(MOREAU_FUZZ_SEEDS_options ${MOREAU_FUZZ_DIR}/corpus/options)
+set(MOREAU_FUZZ_SEEDS_h5 ${MOREAU_FUZZ_WORK}/h5_seeds/d2/snapshots ${MOREAU_FUZZ_WORK}/h5_seeds/d3/snapshots)
+foreach(target csv h5 options)
+  set(work ${MOREAU_FUZZ_WORK}/${target})
+  file(MAKE_DIRECTORY ${work}/corpus)
+  add_test(NAME fuzz_${target}
+           COMMAND $<TARGET_FILE:fuzz_${target}> -max_total_time=${MOREAU_FUZZ_SECONDS} -timeout=20
+                   -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=${work}/ ${work}/corpus
+                   ${MOREAU_FUZZ_SEEDS_${target}})
+  math(EXPR fuzz_timeout "${MOREAU_FUZZ_SECONDS} + 120")
+  set_tests_properties(fuzz_${target} PROPERTIES TIMEOUT ${fuzz_timeout} LABELS fuzz
+                       ENVIRONMENT "${MOREAU_MPI_TEST_ENV}")
+endforeach()
+set_tests_properties(fuzz_h5 PROPERTIES FIXTURES_REQUIRED fuzz_h5_seeds)
