@@ -216,8 +216,12 @@ moreau_err bench_problem_create(MPI_Comm comm, const bench_params *p, bench_prob
 {
   moreau_sim *sim;
   moreau_pair_law law = {p->mu, 0.0, 0.0};
-  moreau_gen_params gen = {MOREAU_GEN_LATTICE, p->n,   {0, 0, 0}, {0, 0, 0}, MEAN_RADIUS,
-                           POLYDISPERSITY,     JITTER, p->seed,   0};
+  moreau_gen_params gen = {.type = MOREAU_GEN_LATTICE,
+                           .n = p->n,
+                           .radius = MEAN_RADIUS,
+                           .polydispersity = POLYDISPERSITY,
+                           .jitter = JITTER,
+                           .seed = p->seed};
   int cached = 0;
 
   memset(prob, 0, sizeof(*prob));

@@ -69,6 +69,7 @@ static moreau_err setup(MPI_Comm comm, app_config *cfg, moreau_sim **simp)
   moreau_sim *sim;
   moreau_materials *materials;
   moreau_gen_params gen;
+  moreau_err err;
   const double *box_default = NULL;
   double box[6];
   MOREAU_CALL(read_config(cfg));
@@ -84,7 +85,9 @@ static moreau_err setup(MPI_Comm comm, app_config *cfg, moreau_sim **simp)
     moreau_sim_set_input_name(sim, cfg->particles_file);
   } else {
     MOREAU_CALL(moreau_generate_params_from_options(cfg->dim, &gen));
-    if (!cfg->restart[0]) MOREAU_CALL(moreau_generate(&gen, moreau_sim_bodies(sim), materials));
+    err = cfg->restart[0] ? MOREAU_SUCCESS : moreau_generate(&gen, moreau_sim_bodies(sim), materials);
+    moreau_generate_params_free(&gen);
+    MOREAU_CALL(err);
     for (int k = 0; k < cfg->dim; k++) {
       box[k] = gen.lo[k];
       box[cfg->dim + k] = gen.hi[k];

@@ -5,13 +5,6 @@
 
 static const char axis_name[3] = {'x', 'y', 'z'};
 
-double moreau_gen_mean_body_measure(int dim, double radius, double polydispersity)
-{
-  double p2 = polydispersity * polydispersity;
-  if (dim == 2) return M_PI * radius * radius * (1.0 + p2 / 3.0);
-  return 4.0 / 3.0 * M_PI * radius * radius * radius * (1.0 + p2);
-}
-
 double moreau_gen_box_measure(int dim, const moreau_gen_params *p)
 {
   double v = 1.0;
@@ -30,8 +23,9 @@ moreau_err moreau_gen_check_shape(int dim, const moreau_gen_params *p)
     MOREAU_CHECK(p->hi[k] > p->lo[k], MOREAU_ERR_INPUT, "-gen_box: %c max (%g) must exceed %c min (%g)", axis_name[k],
                  p->hi[k], axis_name[k], p->lo[k]);
   }
-  MOREAU_CHECK(p->polydispersity >= 0.0 && p->polydispersity < 1.0, MOREAU_ERR_INPUT,
-               "-gen_polydispersity must be in [0, 1), got %g", p->polydispersity);
+  MOREAU_CALL(moreau_gen_check_sizes(p));
+  MOREAU_CHECK(p->fraction >= 0.0 && p->fraction < 1.0, MOREAU_ERR_INPUT,
+               "-gen_fraction must be in [0, 1) (0: the generator's default), got %g", p->fraction);
   MOREAU_CHECK(p->jitter >= 0.0 && p->jitter <= 1.0, MOREAU_ERR_INPUT, "-gen_jitter must be in [0, 1], got %g",
                p->jitter);
   return MOREAU_SUCCESS;
@@ -77,8 +71,10 @@ static moreau_err check_params(int dim, const moreau_gen_params *p, const moreau
     MOREAU_CHECK(2.0 * r_max <= p->hi[k] - p->lo[k], MOREAU_ERR_INPUT,
                  "-gen_radius %g: the largest bodies (diameter %g) do not fit across -gen_box along %c (%g)", p->radius,
                  2.0 * r_max, axis_name[k], p->hi[k] - p->lo[k]);
-  fill =
-      (double)p->n * moreau_gen_mean_body_measure(dim, p->radius, p->polydispersity) / moreau_gen_box_measure(dim, p);
+  fill = (double)p->n * moreau_gen_mean_body_measure(dim, p) / moreau_gen_box_measure(dim, p);
+  MOREAU_CHECK(p->fraction <= 0.0 || fill < 1.0, MOREAU_ERR_INPUT,
+               "-gen_fraction %g: the bodies would need %.3g times the volume of -gen_box; lower -gen_fraction",
+               p->fraction, fill);
   MOREAU_CHECK(fill < 1.0, MOREAU_ERR_INPUT,
                "-gen_n %lld bodies of -gen_radius %g would need %.3g times the volume of -gen_box; reduce -gen_n or "
                "-gen_radius",

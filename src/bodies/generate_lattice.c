@@ -46,7 +46,7 @@ static int spacing_fits(int dim, const moreau_gen_params *p, double s)
  * such m that fits gives that axis's candidate (fitting is monotone in m). */
 double moreau_gen_lattice_auto_radius(int dim, const moreau_gen_params *p)
 {
-  double best = 0.0;
+  double best = 0.0, s_min, s_max;
   for (int k = 0; k < dim; k++) {
     double len = p->hi[k] - p->lo[k];
     int64_t lo = 0, hi = 1;
@@ -65,7 +65,8 @@ double moreau_gen_lattice_auto_radius(int dim, const moreau_gen_params *p)
   }
   /* Shrunk a little so that the plain floor in the generator finds the same
    * number of sites. */
-  return best / (2.0 * (1.0 + p->polydispersity) * (1.0 + MOREAU_GEN_LATTICE_GAP)) * (1.0 - 1e-9);
+  moreau_gen_size_range(p, &s_min, &s_max);
+  return best / (2.0 * s_max * (1.0 + MOREAU_GEN_LATTICE_GAP)) * (1.0 - 1e-9);
 }
 
 moreau_err moreau_gen_lattice(const moreau_gen_params *p, moreau_bodies *b, const moreau_materials *m)
@@ -74,6 +75,10 @@ moreau_err moreau_gen_lattice(const moreau_gen_params *p, moreau_bodies *b, cons
   double s = lattice_spacing(p);
   int64_t count[3], begin, end;
   lattice_counts(dim, p, s, 1.0, count);
+  MOREAU_CHECK(p->fraction <= 0.0 || p->n <= product(count), MOREAU_ERR_INPUT,
+               "-gen_fraction %g: at most %lld of the -gen_n %lld bodies fit on the lattice at that fraction; lower "
+               "-gen_fraction or use -gen_type random",
+               p->fraction, (long long)product(count), (long long)p->n);
   MOREAU_CHECK(p->n <= product(count), MOREAU_ERR_INPUT,
                "-gen_n %lld: at most %lld bodies fit on the lattice of -gen_box with -gen_radius %g "
                "(spacing %g); reduce -gen_n or -gen_radius, or enlarge -gen_box",

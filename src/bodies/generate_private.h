@@ -6,24 +6,25 @@
 #include "moreau/generate.h"
 #include "moreau/rng.h"
 
-/* The largest radius the polydispersity allows. */
-static inline double moreau_gen_r_max(const moreau_gen_params *p) { return p->radius * (1.0 + p->polydispersity); }
-
-/* A radius uniform in [r (1 - p), r (1 + p)]. */
-static inline double moreau_gen_draw_radius(const moreau_gen_params *p, moreau_rng *rng)
-{
-  return p->radius * (1.0 + p->polydispersity * (2.0 * moreau_rng_uniform(rng) - 1.0));
-}
-
-/* Mean body area (2D) or volume (3D) over the radius distribution, from
- * E[(1 + p U)^2] = 1 + p^2 / 3 and E[(1 + p U)^3] = 1 + p^2 for U uniform in
- * [-1, 1]. */
-double moreau_gen_mean_body_measure(int dim, double radius, double polydispersity);
+/* generate_sizes.c: the size distribution. Relative radii s have mean 1; a
+ * body's radius is p->radius s. */
+/* The smallest and largest s the distribution draws. */
+void moreau_gen_size_range(const moreau_gen_params *p, double *s_min, double *s_max);
+/* The largest radius the distribution draws. */
+double moreau_gen_r_max(const moreau_gen_params *p);
+/* One radius drawn from the distribution. */
+double moreau_gen_draw_radius(const moreau_gen_params *p, moreau_rng *rng);
+/* Area (2D) or volume (3D) of one disk or sphere. */
+double moreau_gen_body_measure(int dim, double r);
+/* Mean body area (2D) or volume (3D) over the distribution, for p->radius. */
+double moreau_gen_mean_body_measure(int dim, const moreau_gen_params *p);
+/* The distribution's parameters, with messages naming the options. */
+MOREAU_MUST_CHECK moreau_err moreau_gen_check_sizes(const moreau_gen_params *p);
 /* Area (2D) or volume (3D) of the box. */
 double moreau_gen_box_measure(int dim, const moreau_gen_params *p);
 
 /* Not collective. The checks every entry point shares: n, box,
- * polydispersity and jitter, with messages naming the options. */
+ * size distribution and jitter, with messages naming the options. */
 MOREAU_MUST_CHECK moreau_err moreau_gen_check_shape(int dim, const moreau_gen_params *p);
 
 /* Entry [begin, end) of block r when total items are split over size ranks

@@ -30,7 +30,13 @@ moreau_err inv_box_create(MPI_Comm comm, const inv_box *p, moreau_sim **simp)
   moreau_bodies *b;
   moreau_nlgs *nlgs;
   const double gravity[3] = {0.0, -9.81, 0.0};
-  moreau_gen_params gen = {MOREAU_GEN_LATTICE, p->n, {0, 0, 0}, {p->width, p->height, 0}, 0.5, 0.3, 0.8, 42, 0};
+  moreau_gen_params gen = {.type = MOREAU_GEN_LATTICE,
+                           .n = p->n,
+                           .hi = {p->width, p->height, 0},
+                           .radius = 0.5,
+                           .polydispersity = 0.3,
+                           .jitter = 0.8,
+                           .seed = 42};
   MOREAU_CALL(moreau_sim_create(comm, 2, &sim));
   b = moreau_sim_bodies(sim);
   nlgs = moreau_sim_nlgs(sim);

@@ -44,7 +44,13 @@
 static moreau_err pile_create(MPI_Comm comm, uint64_t seed, int generate, moreau_sim **simp)
 {
   moreau_sim *sim;
-  moreau_gen_params gen = {MOREAU_GEN_LATTICE, PILE_N, {0, 0, 0}, {20, 40, 0}, 0.5, 0.3, 0.8, 42, 0};
+  moreau_gen_params gen = {.type = MOREAU_GEN_LATTICE,
+                           .n = PILE_N,
+                           .hi = {20, 40, 0},
+                           .radius = 0.5,
+                           .polydispersity = 0.3,
+                           .jitter = 0.8,
+                           .seed = 42};
   double box[4] = {0, 0, 20, 40};
   MOREAU_CALL(moreau_sim_create(comm, 2, &sim));
   MOREAU_CALL(scene_set_law(sim, 0.4, 0.0, 0.0));

@@ -169,7 +169,13 @@ START_TEST(test_sphere_pile_weight)
 {
   moreau_sim *sim;
   moreau_walls *walls;
-  moreau_gen_params gen = {MOREAU_GEN_LATTICE, 140, {0, 0, 0}, {6, 6, 12}, 0.5, 0.25, 0.8, 11, 0};
+  moreau_gen_params gen = {.type = MOREAU_GEN_LATTICE,
+                           .n = 140,
+                           .hi = {6, 6, 12},
+                           .radius = 0.5,
+                           .polydispersity = 0.25,
+                           .jitter = 0.8,
+                           .seed = 11};
   double w = 0.0, f = 0.0;
   ck_assert_int_eq(moreau_sim_create(MPI_COMM_SELF, 3, &sim), 0);
   walls = moreau_sim_walls(sim);
