@@ -115,7 +115,8 @@ const moreau_step_stats *moreau_sim_stats(const moreau_sim *sim);
  * by the measured stress, M d2L/dt2 = A (sigma_kk - pressure), A the area of
  * the face normal to k (its length in 2D), M = mass times the total mass of
  * the bodies; the bodies' velocities follow the change of the affine field
- * (rate / L) (x_k - centre_k), so the cell deforms homogeneously. */
+ * (rate / L) (x_k - centre_k), so the cell deforms homogeneously. The rate
+ * is capped at a tenth of the mean diameter per step. */
 void moreau_sim_set_pressure(moreau_sim *sim, double pressure, const int axes[3], double mass);
 void moreau_sim_get_pressure(const moreau_sim *sim, double *pressure, int axes[3], double *mass);
 /* The macroscopic state of a periodic box after the last step (and at

@@ -2,6 +2,12 @@
 
 #include "sim_private.h"
 
+/* The faces of a pressure-controlled box move by at most this fraction of
+ * the mean diameter per step: a loose packing pulled in by the pressure
+ * would otherwise reach speeds at which a step closes whole gaps, and the
+ * speed a step can resolve does not depend on the cell's mass. */
+#define BAROSTAT_MAX_STROKE 0.1
+
 static int any_pressure_axis(const moreau_sim *sim)
 {
   return sim->pressure_axis[0] || sim->pressure_axis[1] || sim->pressure_axis[2];
@@ -40,9 +46,11 @@ moreau_err sim_barostat(moreau_sim *sim)
       if (j != k) area *= hi[j] - lo[j];
     /* M d2L/dt2 = A (sigma_kk - p): the faces are pushed like a force-driven
      * wall of mass M = barostat_mass times the grains' mass. */
-    const double old = moreau_domain_length_rate(sim->domain, k);
-    const double rate =
+    const double old = moreau_domain_length_rate(sim->domain, k),
+                 cap = BAROSTAT_MAX_STROKE * sim->macro.mean_diameter / sim->dt;
+    double rate =
         old + sim->dt * area * (sim->macro.sigma[4 * k] - sim->pressure) / (sim->barostat_mass * sim->macro.grain_mass);
+    rate = fmax(-cap, fmin(cap, rate));
     /* The affine field (rate / L) (x - centre) changes with the rate: every
      * body gets the difference, so the box deforms homogeneously. */
     const double kick = (rate - old) / len;
