@@ -41,8 +41,8 @@ static moreau_err open_series(const moreau_sim *sim, const char *dir, int resume
   out->cell = moreau_domain_any_periodic(moreau_sim_domain(sim));
   if (out->cell) {
     char name[64];
-    static const char *const cell_columns[] = {
-        "strain", "solid_fraction", "pressure_target", "pressure", "shear_stress", "friction", NULL};
+    static const char *const cell_columns[] = {"strain",        "solid_fraction", "pressure_target", "pressure",
+                                               "normal_stress", "shear_stress",   "friction",        NULL};
     for (int i = 0; cell_columns[i]; i++, out->ncols++)
       MOREAU_CALL(moreau_timeseries_add_column(out->ts, cell_columns[i]));
     for (int d = 0; d < dim; d++, out->ncols++) {
@@ -95,10 +95,11 @@ moreau_err moreau_kinetic_energy(const moreau_sim *sim, double *energy)
   return MOREAU_SUCCESS;
 }
 
-/* The periodic cell's columns; returns how many. The shear stress is the
+/* The periodic cell's columns; returns how many. Under Lees-Edwards the
+ * normal stress is sigma_gg (gradient axis), the shear stress the
  * flow-gradient component with the sign that makes it positive when it
- * resists the imposed shear, and friction is its ratio to the normal stress
- * along the gradient (tau / sigma_gg; without Lees-Edwards, both are 0). */
+ * resists the imposed shear, and friction their ratio; without, the normal
+ * stress is the pressure and the other two are 0. */
 static int cell_row(const moreau_sim *sim, double *r)
 {
   const moreau_macro_state *ms = moreau_sim_macro_state(sim);
@@ -117,6 +118,7 @@ static int cell_row(const moreau_sim *sim, double *r)
   r[k++] = ms->solid_fraction;
   r[k++] = pressure;
   r[k++] = trace / dim;
+  r[k++] = le.on ? ms->sigma[4 * le.gradient] : trace / dim;
   r[k++] = tau;
   r[k++] = le.on && ms->sigma[4 * le.gradient] > 0 ? tau / ms->sigma[4 * le.gradient] : 0.0;
   for (int i = 0; i < dim; i++)
@@ -151,6 +153,7 @@ moreau_err moreau_run_output_row(moreau_run_output *out, const moreau_sim *sim)
       r[k++] = walls->point[3 * w + d];
   }
   if (out->cell) k += cell_row(sim, &r[k]);
+  MOREAU_ASSERT(k == out->ncols);
   MOREAU_CALL(moreau_timeseries_write(out->ts, r));
   return MOREAU_SUCCESS;
 }
