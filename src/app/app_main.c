@@ -15,7 +15,7 @@ typedef struct {
   int dim;
   int64_t steps, output_every, snapshot_every, status_every, seed;
   int64_t checkpoint_every, checkpoint_keep;
-  double t_end, overlap_tol, checkpoint_wall_interval;
+  double t_end, strain_end, overlap_tol, checkpoint_wall_interval;
   char particles_file[4096], output_dir[4096];
   char restart[4096]; /* the checkpoint this run continues, "" for a new run */
 } app_config;
@@ -28,6 +28,9 @@ static moreau_err read_config(app_config *cfg)
   cfg->dim = (int)dim;
   MOREAU_CALL(moreau_option_int("-steps", &cfg->steps));
   MOREAU_CALL(moreau_option_real("-t_end", &cfg->t_end));
+  MOREAU_CALL(moreau_option_real("-strain_end", &cfg->strain_end));
+  MOREAU_CHECK(cfg->strain_end >= 0 && isfinite(cfg->strain_end), MOREAU_ERR_INPUT,
+               "option -strain_end: must be >= 0, got %g", cfg->strain_end);
   MOREAU_CALL(moreau_option_int("-seed", &cfg->seed));
   MOREAU_CALL(moreau_option_string("-particles_file", cfg->particles_file, sizeof(cfg->particles_file)));
   MOREAU_CALL(moreau_option_real("-overlap_tol", &cfg->overlap_tol));
@@ -114,6 +117,11 @@ static moreau_err setup(MPI_Comm comm, app_config *cfg, moreau_sim **simp)
 static int finished(const app_config *cfg, const moreau_sim *sim)
 {
   if (cfg->steps >= 0 && moreau_sim_step_index(sim) >= cfg->steps) return 1;
+  if (cfg->strain_end > 0) {
+    moreau_lees_edwards le;
+    moreau_domain_get_lees_edwards(moreau_sim_domain(sim), &le);
+    if (le.on && fabs(le.rate) * (moreau_sim_time(sim) + 0.5 * moreau_sim_dt(sim)) >= cfg->strain_end) return 1;
+  }
   return moreau_sim_time(sim) >= cfg->t_end - 0.5 * moreau_sim_dt(sim);
 }
 

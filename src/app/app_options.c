@@ -7,6 +7,7 @@ const moreau_option_spec moreau_app_options[] = {
     {"-dim", "<2|3>", "2", "space dimension of the run"},
     {"-steps", "<int>", "-1", "stop after this many steps (-1: no limit)"},
     {"-t_end", "<real>", "0.5", "stop when the simulated time reaches this value"},
+    {"-strain_end", "<real>", "0", "stop when the Lees-Edwards shear strain reaches this value (0: no such stop)"},
     {"-seed", "<int>", "1", "seed of every random choice (generators, sweep order)"},
     {"-particles_file", "<file>", "", "read bodies from a .csv or .h5 snapshot file instead of generating them"},
     {"-overlap_tol", "<real>", "0.01", "largest initial overlap accepted, as a fraction of the smaller radius"},
