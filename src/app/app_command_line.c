@@ -50,10 +50,14 @@ static int check_lines(checker *c, const char *path, const char *text)
 }
 
 /* The words of a text file that follow "-options_file" (PETSc lets a file
- * include another). */
+ * include another); comments (# to the end of the line) are not read. */
 static int check_includes(checker *c, const char *path, char *text)
 {
-  char *save = NULL, *word = strtok_r(text, " \t\r\n", &save);
+  char *save = NULL, *word;
+  for (char *p = strchr(text, '#'); p; p = strchr(p, '#'))
+    while (*p && *p != '\n')
+      *p++ = ' ';
+  word = strtok_r(text, " \t\r\n", &save);
   while (word) {
     if (!strcmp(word, "-options_file")) {
       char *name = strtok_r(NULL, " \t\r\n", &save);
