@@ -114,15 +114,20 @@ static moreau_err setup(MPI_Comm comm, app_config *cfg, moreau_sim **simp)
   return MOREAU_SUCCESS;
 }
 
+/* The time the run stops at: -t_end, or earlier when -strain_end is reached
+ * first at the Lees-Edwards rate. */
+static double end_time(const app_config *cfg, const moreau_sim *sim)
+{
+  moreau_lees_edwards le;
+  moreau_domain_get_lees_edwards(moreau_sim_domain(sim), &le);
+  if (cfg->strain_end > 0 && le.on && le.rate != 0.0) return fmin(cfg->t_end, cfg->strain_end / fabs(le.rate));
+  return cfg->t_end;
+}
+
 static int finished(const app_config *cfg, const moreau_sim *sim)
 {
   if (cfg->steps >= 0 && moreau_sim_step_index(sim) >= cfg->steps) return 1;
-  if (cfg->strain_end > 0) {
-    moreau_lees_edwards le;
-    moreau_domain_get_lees_edwards(moreau_sim_domain(sim), &le);
-    if (le.on && fabs(le.rate) * (moreau_sim_time(sim) + 0.5 * moreau_sim_dt(sim)) >= cfg->strain_end) return 1;
-  }
-  return moreau_sim_time(sim) >= cfg->t_end - 0.5 * moreau_sim_dt(sim);
+  return moreau_sim_time(sim) >= end_time(cfg, sim) - 0.5 * moreau_sim_dt(sim);
 }
 
 /* Whether to checkpoint after this step, agreed by every rank in one small
@@ -175,7 +180,7 @@ static moreau_err run(const app_config *cfg, moreau_sim *sim, int *stopped)
       last_snapshot = step;
     }
     if (cfg->status_every > 0 && step % cfg->status_every == 0)
-      moreau_run_output_status(out, sim, MPI_Wtime() - t0, cfg->steps, cfg->t_end);
+      moreau_run_output_status(out, sim, MPI_Wtime() - t0, cfg->steps, end_time(cfg, sim));
     MOREAU_CALL(checkpoint_due(cfg, sim, last_checkpoint, &due, &stop));
     if (due) {
       MOREAU_CALL(app_checkpoint_write(sim, cfg->output_dir, (int)cfg->checkpoint_keep));
