@@ -56,11 +56,19 @@ MOREAU_MUST_CHECK moreau_err moreau_read_particles(const char *path, moreau_bodi
 MOREAU_MUST_CHECK moreau_err moreau_snapshot_write(const moreau_run_state *rs, const moreau_bodies *b,
                                                    const moreau_contacts *c, const moreau_walls *w, const char *dir);
 
+/* How a run uses its output directory: a new run into a directory without
+ * an earlier run's outputs, a new run that first removes them (-overwrite),
+ * or a run that continues them (-restart). */
+typedef enum { MOREAU_OUTPUT_NEW, MOREAU_OUTPUT_OVERWRITE, MOREAU_OUTPUT_CONTINUE } moreau_output_mode;
+
 /* Collective over comm. Makes the output directory (and its parents) and
- * checks that files can be written in it; for a new run (restart == 0) it
- * must not hold checkpoints of an earlier run. Otherwise MOREAU_ERR_INPUT on
- * every rank with one line from rank 0 naming the directory. */
-MOREAU_MUST_CHECK moreau_err moreau_output_dir_prepare(MPI_Comm comm, const char *dir, int restart);
+ * checks that files can be written in it. The outputs of an earlier run are
+ * timeseries.csv, snapshots.xmf, snapshots/snap_* and checkpoints/ckpt_*
+ * (other files are the user's and stay): a new run refuses a directory
+ * holding any, with MOREAU_OUTPUT_OVERWRITE they are removed first (with a
+ * note). Failures are MOREAU_ERR_INPUT on every rank with one line from
+ * rank 0 naming the directory. */
+MOREAU_MUST_CHECK moreau_err moreau_output_dir_prepare(MPI_Comm comm, const char *dir, moreau_output_mode mode);
 
 /* Time series: a CSV file with a header line of column names and one row per
  * write, values printed with 17 significant digits (they read back to the

@@ -23,6 +23,8 @@ typedef struct {
   double *point, *normal, *velocity; /* stride 3 */
   double *mass;                      /* MOREAU_WALL_FORCE only */
   double *drive;                     /* force magnitude pushing the wall inward */
+  double *pressure;                  /* MOREAU_WALL_FORCE: drive = force + pressure x face size */
+  double *force;                     /* MOREAU_WALL_FORCE: the fixed part of drive */
   double *reaction;                  /* stride 3: force the bodies exert on the wall, last step */
   int32_t *material;
   moreau_wall_mode *mode;
@@ -35,6 +37,22 @@ MOREAU_MUST_CHECK moreau_err moreau_walls_destroy(moreau_walls **walls);
 MOREAU_MUST_CHECK moreau_err moreau_walls_add(moreau_walls *w, const double point[3], const double normal[3],
                                               moreau_wall_mode mode, const double velocity[3], double mass,
                                               double drive, int32_t material, int *idx);
+
+/* Not collective. Sets the pressure on force wall i: its drive becomes its
+ * fixed force plus the pressure times the size of its face, updated by
+ * moreau_walls_update_drive as the walls move. */
+MOREAU_MUST_CHECK moreau_err moreau_walls_set_pressure(moreau_walls *w, int i, double pressure);
+/* Not collective. The length (dim 2) or area (dim 3) of wall i's face: the
+ * part of its line (plane) on the inner side of every other wall that is not
+ * parallel to it, as the face of a convex container of walls (for an
+ * axis-aligned box: the distance between the two walls it meets, or the
+ * product of two such distances). Fails with MOREAU_ERR_INPUT naming the
+ * wall when the other walls do not bound it. */
+MOREAU_MUST_CHECK moreau_err moreau_walls_face_size(const moreau_walls *w, int dim, int i, double *size);
+/* Not collective (walls are replicated, so every rank computes the same).
+ * Sets each force wall's drive from its force, its pressure and the current
+ * size of its face. */
+MOREAU_MUST_CHECK moreau_err moreau_walls_update_drive(moreau_walls *w, int dim);
 
 #pragma GCC visibility pop
 

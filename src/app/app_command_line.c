@@ -14,6 +14,16 @@
 #define MAX_DEPTH 16
 #define MAX_FILE_BYTES (16 << 20)
 
+/* Option names seen in one source (the command line, or one file): an
+ * option given twice there is a mistake; the command line may override a
+ * file. */
+#define MAX_SEEN 512
+
+typedef struct {
+  const char *name[MAX_SEEN];
+  int n;
+} seen_names;
+
 typedef struct {
   char message[4300];
   dev_t dev[MAX_DEPTH];
@@ -28,6 +38,43 @@ static int fail(checker *c, const char *fmt, const char *a, const char *b)
 }
 
 static int check_file(checker *c, const char *path);
+
+/* An option name: a dash and a letter (values such as -1 or -9.81 are not). */
+static int is_name(const char *w) { return w[0] == '-' && isalpha((unsigned char)w[1]); }
+
+static int is_help(const char *w) { return !strcmp(w, "-help") || !strcmp(w, "--help") || !strcmp(w, "-h"); }
+
+/* PETSc ignores the case of option names, so -Dt would be read as -dt:
+ * names are checked as spelled against the registry. */
+static int check_case(checker *c, const char *w)
+{
+  char lower[128];
+  size_t n = strlen(w);
+  int upper = 0;
+  if (n >= sizeof(lower)) return 1;
+  for (size_t i = 0; i <= n; i++) {
+    upper |= isupper((unsigned char)w[i]);
+    lower[i] = (char)tolower((unsigned char)w[i]);
+  }
+  if (upper && moreau_options_find(lower))
+    return fail(c, "option %s: option names are lower case (did you mean %s?)", w, lower);
+  return 1;
+}
+
+/* Records name in seen; fails if it is there already (-options_file may
+ * name several files). */
+static int check_repeat(checker *c, seen_names *seen, const char *name, const char *where)
+{
+  if (!strcmp(name, "-options_file")) return 1;
+  for (int i = 0; i < seen->n; i++)
+    if (!strcmp(seen->name[i], name)) {
+      snprintf(c->message, sizeof(c->message), "option %s: given twice%s%s (give each option once)", name,
+               where[0] ? " in " : " on the command line", where);
+      return 0;
+    }
+  if (seen->n < MAX_SEEN) seen->name[seen->n++] = name;
+  return 1;
+}
 
 /* Every line of an options file is blank, a comment, or starts with an
  * option name (PETSc stops with a page of its own otherwise, on one rank). */
@@ -49,16 +96,19 @@ static int check_lines(checker *c, const char *path, const char *text)
   return 1;
 }
 
-/* The words of a text file that follow "-options_file" (PETSc lets a file
- * include another); comments (# to the end of the line) are not read. */
+/* The option names of a text file: each given once, spelled as registered;
+ * and the files that follow "-options_file" (PETSc lets a file include
+ * another). Comments (# to the end of the line) are not read. */
 static int check_includes(checker *c, const char *path, char *text)
 {
   char *save = NULL, *word;
+  seen_names seen = {.n = 0};
   for (char *p = strchr(text, '#'); p; p = strchr(p, '#'))
     while (*p && *p != '\n')
       *p++ = ' ';
   word = strtok_r(text, " \t\r\n", &save);
   while (word) {
+    if (is_name(word) && (!check_case(c, word) || !check_repeat(c, &seen, word, path))) return 0;
     if (!strcmp(word, "-options_file")) {
       char *name = strtok_r(NULL, " \t\r\n", &save);
       if (!name) return fail(c, "-options_file in %s%s needs a file name", path, "");
@@ -115,7 +165,9 @@ static int check_file(checker *c, const char *path)
 /* Option names take one dash and their value as the next word. */
 static int check_word(checker *c, char **argv, int i)
 {
-  const char *w = argv[i], *eq;
+  const char *w = argv[i], *eq, *prev = i > 1 ? argv[i - 1] : "";
+  if (!strcmp(w, "-") || !strcmp(w, "--")) return fail(c, "'%s': a dash without an option name%s", w, "");
+  if (is_help(w)) return 1;
   if (w[0] == '-' && w[1] == '-' && isalpha((unsigned char)w[2]))
     return fail(c, "%s: options take one dash (%s)", w, w + 1);
   if (w[0] == '-' && isalpha((unsigned char)w[1]) && (eq = strchr(w, '='))) {
@@ -123,17 +175,23 @@ static int check_word(checker *c, char **argv, int i)
              eq + 1);
     return 0;
   }
+  if (is_name(w)) return check_case(c, w);
+  if (is_help(prev)) return fail(c, "option %s takes no value (got '%s')", prev, w);
+  /* PETSc reads an empty value as no value: a flag set to true. */
+  if (!w[0] && is_name(prev)) return fail(c, "option %s: empty value ''%s", prev, "");
   /* A word that is no option and follows no option is stray: PETSc would
    * ignore it silently. */
-  if (w[0] != '-' && (i == 1 || argv[i - 1][0] != '-'))
+  if (w[0] != '-' && !is_name(prev))
     return fail(c, "'%s': not an option (options start with a dash) and not the value of one%s", w, "");
   return 1;
 }
 
 static int check_command_line(checker *c, int argc, char **argv)
 {
+  seen_names seen = {.n = 0};
   for (int i = 1; i < argc; i++) {
     if (!check_word(c, argv, i)) return 0;
+    if (is_name(argv[i]) && !check_repeat(c, &seen, argv[i], "")) return 0;
     if (strcmp(argv[i], "-options_file")) continue;
     if (i + 1 >= argc) return fail(c, "option -options_file needs a file name%s%s", "", "");
     if (!check_file(c, argv[++i])) return 0;

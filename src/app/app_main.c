@@ -15,6 +15,7 @@ typedef struct {
   int dim;
   int64_t steps, output_every, snapshot_every, status_every, seed;
   int64_t checkpoint_every, checkpoint_keep;
+  int overwrite;
   double t_end, strain_end, overlap_tol, checkpoint_wall_interval;
   char particles_file[4096], output_dir[4096];
   char restart[4096]; /* the checkpoint this run continues, "" for a new run */
@@ -35,6 +36,7 @@ static moreau_err read_config(app_config *cfg)
   MOREAU_CALL(moreau_option_string("-particles_file", cfg->particles_file, sizeof(cfg->particles_file)));
   MOREAU_CALL(moreau_option_real("-overlap_tol", &cfg->overlap_tol));
   MOREAU_CALL(moreau_option_string("-output_dir", cfg->output_dir, sizeof(cfg->output_dir)));
+  MOREAU_CALL(moreau_option_bool("-overwrite", &cfg->overwrite));
   MOREAU_CALL(moreau_option_int("-output_every", &cfg->output_every));
   MOREAU_CALL(moreau_option_int("-snapshot_every", &cfg->snapshot_every));
   MOREAU_CALL(moreau_option_int("-status_every", &cfg->status_every));
@@ -49,7 +51,10 @@ static moreau_err read_config(app_config *cfg)
   MOREAU_CHECK(cfg->steps >= -1, MOREAU_ERR_INPUT, "option -steps: must be >= 0 (or -1 for no limit)");
   MOREAU_CHECK(cfg->t_end > 0, MOREAU_ERR_INPUT, "option -t_end: must be positive, got %g", cfg->t_end);
   MOREAU_CHECK(cfg->seed >= 0, MOREAU_ERR_INPUT, "option -seed: must be >= 0");
-  MOREAU_CHECK(cfg->overlap_tol >= 0, MOREAU_ERR_INPUT, "option -overlap_tol: must be >= 0");
+  /* Beyond half the smaller radius, bodies would be taken as touching that
+   * are half inside each other: no packing to start from. */
+  MOREAU_CHECK(cfg->overlap_tol >= 0 && cfg->overlap_tol <= 0.5, MOREAU_ERR_INPUT,
+               "option -overlap_tol: must be in [0, 0.5] (a fraction of the smaller radius), got %g", cfg->overlap_tol);
   MOREAU_CHECK(cfg->output_dir[0], MOREAU_ERR_INPUT, "option -output_dir: must not be empty");
   MOREAU_CHECK(cfg->output_every >= 1, MOREAU_ERR_INPUT, "option -output_every: must be >= 1");
   MOREAU_CHECK(cfg->snapshot_every >= 0, MOREAU_ERR_INPUT, "option -snapshot_every: must be >= 0");
@@ -110,7 +115,10 @@ static moreau_err setup(MPI_Comm comm, app_config *cfg, moreau_sim **simp)
    * snapshot may hold the overlaps a run allows (up to -overlap_stop). */
   MOREAU_CALL(moreau_sim_setup(sim, cfg->restart[0] ? HUGE_VAL : input_overlap_tol(cfg)));
   /* Only once every input was accepted: a rejected run leaves no directory. */
-  MOREAU_CALL(moreau_output_dir_prepare(comm, cfg->output_dir, cfg->restart[0] != '\0'));
+  MOREAU_CALL(moreau_output_dir_prepare(comm, cfg->output_dir,
+                                        cfg->restart[0]  ? MOREAU_OUTPUT_CONTINUE
+                                        : cfg->overwrite ? MOREAU_OUTPUT_OVERWRITE
+                                                         : MOREAU_OUTPUT_NEW));
   return MOREAU_SUCCESS;
 }
 
@@ -155,41 +163,53 @@ static moreau_err open_timeseries(const app_config *cfg, const moreau_sim *sim, 
   return MOREAU_SUCCESS;
 }
 
-/* The time loop. *stopped says a signal ended it early (after a checkpoint). */
-static moreau_err run(const app_config *cfg, moreau_sim *sim, int *stopped)
+/* The outputs agree each failure over every rank (a full disk may strike
+ * some ranks only): *agreed records that a failure came from them. */
+static moreau_err output(moreau_err err, int *agreed)
+{
+  if (err) *agreed = 1;
+  return err;
+}
+
+/* The time loop. *stopped says a signal ended it early (after a checkpoint);
+ * *agreed that it failed in its outputs, on every rank. */
+static moreau_err run(const app_config *cfg, moreau_sim *sim, int *stopped, int *agreed)
 {
   moreau_run_output *out;
   double t0 = MPI_Wtime(), last_checkpoint = t0;
   int64_t last_snapshot = -1, last_ckpt = -1, step = moreau_sim_step_index(sim);
   int due = 0, stop = 0;
   /* A restart's first state is the checkpoint's, already in the series. */
-  if (!cfg->restart[0]) MOREAU_CALL(moreau_run_output_snapshot(sim, cfg->output_dir));
+  if (!cfg->restart[0]) MOREAU_CALL(output(moreau_run_output_snapshot(sim, cfg->output_dir), agreed));
   last_snapshot = last_ckpt = step;
-  MOREAU_CALL(open_timeseries(cfg, sim, &out));
+  MOREAU_CALL(output(open_timeseries(cfg, sim, &out), agreed));
   while (!stop && !finished(cfg, sim)) {
-    moreau_err err = moreau_sim_step(sim);
+    /* A pressure acts on the faces of the walls as they are now. */
+    moreau_err err = moreau_walls_update_drive(moreau_sim_walls(sim), moreau_sim_dim(sim));
+    if (!err) err = moreau_sim_step(sim);
     if (err) {
       /* The failure of the step is the one to report. */
       moreau_err cleanup = moreau_run_output_destroy(&out);
       MOREAU_CALL(err ? err : cleanup);
     }
     step = moreau_sim_step_index(sim);
-    if (step % cfg->output_every == 0) MOREAU_CALL(moreau_run_output_row(out, sim));
+    if (step % cfg->output_every == 0) MOREAU_CALL(output(moreau_run_output_row(out, sim), agreed));
     if (cfg->snapshot_every > 0 && step % cfg->snapshot_every == 0) {
-      MOREAU_CALL(moreau_run_output_snapshot(sim, cfg->output_dir));
+      MOREAU_CALL(output(moreau_run_output_snapshot(sim, cfg->output_dir), agreed));
       last_snapshot = step;
     }
     if (cfg->status_every > 0 && step % cfg->status_every == 0)
       moreau_run_output_status(out, sim, MPI_Wtime() - t0, cfg->steps, end_time(cfg, sim));
     MOREAU_CALL(checkpoint_due(cfg, sim, last_checkpoint, &due, &stop));
     if (due) {
-      MOREAU_CALL(app_checkpoint_write(sim, cfg->output_dir, (int)cfg->checkpoint_keep));
+      MOREAU_CALL(output(app_checkpoint_write(sim, cfg->output_dir, (int)cfg->checkpoint_keep), agreed));
       last_checkpoint = MPI_Wtime();
       last_ckpt = step;
     }
   }
-  if (last_snapshot != step) MOREAU_CALL(moreau_run_output_snapshot(sim, cfg->output_dir));
-  if (last_ckpt != step) MOREAU_CALL(app_checkpoint_write(sim, cfg->output_dir, (int)cfg->checkpoint_keep));
+  if (last_snapshot != step) MOREAU_CALL(output(moreau_run_output_snapshot(sim, cfg->output_dir), agreed));
+  if (last_ckpt != step)
+    MOREAU_CALL(output(app_checkpoint_write(sim, cfg->output_dir, (int)cfg->checkpoint_keep), agreed));
   if (moreau_sim_rank(sim) == 0) {
     if (stop)
       printf("moreau: stopped by a signal at step %lld after a checkpoint; continue with -restart auto\n",
@@ -198,7 +218,8 @@ static moreau_err run(const app_config *cfg, moreau_sim *sim, int *stopped)
       printf("moreau: done, %lld steps in %.1f s; outputs in %s/ (timeseries.csv, snapshots.xmf for ParaView)\n",
              (long long)step, MPI_Wtime() - t0, cfg->output_dir);
   }
-  MOREAU_CALL(moreau_run_output_destroy(&out));
+  /* Closing writes on rank 0 only: the others learn of its failure here. */
+  MOREAU_CALL(output(moreau_error_agree(moreau_sim_comm(sim), moreau_run_output_destroy(&out)), agreed));
   *stopped = stop;
   return MOREAU_SUCCESS;
 }
@@ -211,15 +232,21 @@ static int wants_help(int argc, char **argv)
 }
 
 /* The lowest rank holding its own message prints it, so an error every rank
- * found (a bad option) is printed once. */
-static void report(MPI_Comm comm, int trace)
+ * found (a bad option) is printed once. An I/O failure is the system's (a
+ * full disk): its one line names the file and the reason, and the traceback
+ * comes with -error_trace only, as for input errors. */
+static void report(MPI_Comm comm, moreau_err err, int trace)
 {
   int rank, size, mine, first;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   mine = moreau_error_is_local() ? rank : size;
   MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
-  if (rank == first) moreau_error_print(trace);
+  if (rank != first) return;
+  if (err == MOREAU_ERR_IO && !trace)
+    fprintf(stderr, "moreau: error: %s\n", moreau_error_message());
+  else
+    moreau_error_print(trace);
 }
 
 int moreau_app_main(int argc, char **argv)
@@ -227,7 +254,7 @@ int moreau_app_main(int argc, char **argv)
   app_config cfg = {0};
   moreau_sim *sim = NULL;
   moreau_err err;
-  int trace = 0, code, stopped = 0;
+  int trace = 0, code, stopped = 0, agreed = 0;
   MPI_Comm comm;
 
   if (moreau_app_register_options()) return MOREAU_ERR_INTERNAL;
@@ -242,6 +269,10 @@ int moreau_app_main(int argc, char **argv)
   /* A scheduler's signal may come while the run starts: from here on it is
    * only a flag (again after PETSc, which installs handlers of its own). */
   app_signals_install();
+  if (!app_command_line_ok(MPI_COMM_WORLD, argc, argv)) {
+    MPI_Finalize();
+    return MOREAU_ERR_INPUT;
+  }
   if (wants_help(argc, argv)) {
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -252,10 +283,6 @@ int moreau_app_main(int argc, char **argv)
     }
     MPI_Finalize();
     return 0;
-  }
-  if (!app_command_line_ok(MPI_COMM_WORLD, argc, argv)) {
-    MPI_Finalize();
-    return MOREAU_ERR_INPUT;
   }
   if (PetscInitialize(&argc, &argv, NULL, NULL)) {
     fprintf(stderr, "moreau: error: PETSc could not start\n");
@@ -273,12 +300,14 @@ int moreau_app_main(int argc, char **argv)
   if (!err) err = setup(comm, &cfg, &sim);
   err = moreau_error_agree(comm, err);
   if (!err) {
-    err = run(&cfg, sim, &stopped);
-    if (err && moreau_sim_stats(sim)->unstable) {
+    err = run(&cfg, sim, &stopped, &agreed);
+    if (err && agreed) {
+      report(comm, err, trace);
+    } else if (err && moreau_sim_stats(sim)->unstable) {
       /* Every rank agreed on this failure: one message, and the state that
        * failed goes into a snapshot for diagnosis. */
-      report(comm, trace);
-      if (moreau_run_output_snapshot(sim, cfg.output_dir)) report(comm, trace);
+      report(comm, err, trace);
+      if (moreau_run_output_snapshot(sim, cfg.output_dir)) report(comm, MOREAU_ERR_IO, trace);
     } else if (err) {
       /* Mid-run failures may strike one rank while the others wait in a
        * collective: print here and take the whole job down. */
@@ -286,7 +315,7 @@ int moreau_app_main(int argc, char **argv)
       MPI_Abort(comm, err == MOREAU_ERR_INPUT ? MOREAU_ERR_INPUT : MOREAU_ERR_RUNTIME);
     }
   } else {
-    report(comm, trace);
+    report(comm, err, trace);
   }
   if (moreau_sim_destroy(&sim) && !err) {
     moreau_error_print(1);

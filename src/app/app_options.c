@@ -12,6 +12,8 @@ const moreau_option_spec moreau_app_options[] = {
     {"-particles_file", "<file>", "", "read bodies from a .csv or .h5 snapshot file instead of generating them"},
     {"-overlap_tol", "<real>", "0.01", "largest initial overlap accepted, as a fraction of the smaller radius"},
     {"-output_dir", "<dir>", "out", "directory of the time series and snapshots"},
+    {"-overwrite", "<bool>", "false",
+     "a new run first removes the outputs an earlier run left in -output_dir (else such a directory is refused)"},
     {"-output_every", "<int>", "20", "steps between rows of timeseries.csv"},
     {"-snapshot_every", "<int>", "250", "steps between snapshots (0: first and last only)"},
     {"-status_every", "<int>", "200", "steps between status lines on standard output (0: none)"},
@@ -34,8 +36,9 @@ const moreau_option_spec moreau_wall_options[] = {
     {"-wall<i>_velocity", "<vx,vy[,vz]>", "0,0,0",
      "velocity of wall i (force mode: its tangential part is imposed, its normal part starts there)"},
     {"-wall<i>_force", "<real>", "0", "force pushing wall i inward (force mode)"},
-    {"-wall<i>_pressure", "<real>", "0", "pressure on wall i (force mode), times -wall<i>_length"},
-    {"-wall<i>_length", "<real>", "0", "length (2D) or area (3D) the pressure acts on"},
+    {"-wall<i>_pressure", "<real>", "0",
+     "pressure on wall i (force mode): adds pressure x the current length (2D) or area (3D) of its face, the part "
+     "inside the other walls (as they move), to -wall<i>_force"},
     {"-wall<i>_mass", "<real>", "1", "mass of wall i (force mode)"},
     {"-wall<i>_material", "<int>", "0", "material of wall i"},
     {NULL, NULL, NULL, NULL}};

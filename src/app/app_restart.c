@@ -2,6 +2,7 @@
 #include <petscsys.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "app_private.h"
 
@@ -10,6 +11,7 @@
  * and must stay what the checkpoint's run had. */
 static const char *const safe_options[] = {"-restart",
                                            "-output_dir",
+                                           "-overwrite",
                                            "-options_file",
                                            "-t_end",
                                            "-steps",
@@ -109,7 +111,12 @@ moreau_err app_restart_options(MPI_Comm comm, char *path, size_t len)
   if (!strcmp(restart, "auto")) {
     MOREAU_CALL(moreau_checkpoint_find(comm, dir, path, len));
   } else {
+    struct stat st;
     MOREAU_CHECK(strlen(restart) < len, MOREAU_ERR_INPUT, "option -restart: path too long");
+    MOREAU_CHECK(stat(restart, &st) != 0 || !S_ISDIR(st.st_mode), MOREAU_ERR_INPUT,
+                 "option -restart %s: is a directory, not a checkpoint file (-restart auto -output_dir %s takes the "
+                 "newest checkpoint of a run's output directory)",
+                 restart, restart);
     memcpy(path, restart, strlen(restart) + 1);
   }
   MOREAU_CALL(moreau_checkpoint_read_options(path, comm, &saved));

@@ -36,13 +36,32 @@ static moreau_err read_vector(const char *name, int dim, double *v)
   return MOREAU_SUCCESS;
 }
 
+/* Options a wall of this mode never reads: giving one is a mistake (a
+ * velocity for a fixed wall, say), not something to ignore. */
+static moreau_err check_unread(int i, int mode)
+{
+  static const char *const fixed[] = {"velocity", "force", "pressure", "mass", NULL};
+  static const char *const velocity[] = {"force", "pressure", "mass", NULL};
+  static const char *const modes[] = {"fixed", "velocity", "force"}, *const kinds[] = {"fixed", "velocity-driven", ""};
+  const char *const *unread = mode == MOREAU_WALL_FIXED ? fixed : mode == MOREAU_WALL_VELOCITY ? velocity : NULL;
+  for (int f = 0; unread && unread[f]; f++) {
+    char name[64];
+    int set;
+    snprintf(name, sizeof(name), "-wall%d_%s", i, unread[f]);
+    MOREAU_CALL(moreau_option_is_set(name, &set));
+    MOREAU_CHECK(!set, MOREAU_ERR_INPUT, "option %s: wall %d is %s (-wall%d_mode %s) and does not read it", name, i,
+                 kinds[mode], i, modes[mode]);
+  }
+  return MOREAU_SUCCESS;
+}
+
 static moreau_err add_wall(moreau_sim *sim, int i)
 {
   const int dim = moreau_sim_dim(sim), n_materials = moreau_sim_materials(sim)->n;
   static const char *const modes[] = {"fixed", "velocity", "force", NULL};
   char name[64];
-  double p[3] = {0, 0, 0}, n[3] = {0, 0, 0}, v[3] = {0, 0, 0}, force, pressure, length, mass;
-  int mode, nv = 3, set;
+  double p[3] = {0, 0, 0}, n[3] = {0, 0, 0}, v[3] = {0, 0, 0}, force, pressure, mass;
+  int mode, nv = 3, set, idx;
   int64_t material;
   snprintf(name, sizeof(name), "-wall%d_normal", i);
   MOREAU_CALL(moreau_option_is_set(name, &set));
@@ -52,6 +71,7 @@ static moreau_err add_wall(moreau_sim *sim, int i)
   MOREAU_CALL(read_vector(name, dim, p));
   snprintf(name, sizeof(name), "-wall%d_mode", i);
   MOREAU_CALL(moreau_option_enum(name, modes, &mode));
+  MOREAU_CALL(check_unread(i, mode));
   snprintf(name, sizeof(name), "-wall%d_velocity", i);
   MOREAU_CALL(moreau_option_reals(name, v, &nv));
   MOREAU_CHECK(nv == dim || nv == 3, MOREAU_ERR_INPUT, "option %s: expected %d values, got %d", name, dim, nv);
@@ -60,14 +80,10 @@ static moreau_err add_wall(moreau_sim *sim, int i)
   MOREAU_CALL(moreau_option_real(name, &force));
   snprintf(name, sizeof(name), "-wall%d_pressure", i);
   MOREAU_CALL(moreau_option_real(name, &pressure));
-  snprintf(name, sizeof(name), "-wall%d_length", i);
-  MOREAU_CALL(moreau_option_real(name, &length));
   snprintf(name, sizeof(name), "-wall%d_mass", i);
   MOREAU_CALL(moreau_option_real(name, &mass));
   snprintf(name, sizeof(name), "-wall%d_material", i);
   MOREAU_CALL(moreau_option_int(name, &material));
-  MOREAU_CHECK(pressure == 0 || length > 0, MOREAU_ERR_INPUT,
-               "wall %d: -wall%d_pressure needs a positive -wall%d_length", i, i, i);
   MOREAU_CHECK(material >= 0 && material < n_materials, MOREAU_ERR_INPUT,
                "option -wall%d_material: %lld does not exist (there are %d materials)", i, (long long)material,
                n_materials);
@@ -75,8 +91,29 @@ static moreau_err add_wall(moreau_sim *sim, int i)
                i);
   MOREAU_CHECK(mode != MOREAU_WALL_FORCE || mass > 0, MOREAU_ERR_INPUT,
                "option -wall%d_mass: a force-driven wall needs a positive mass, got %g", i, mass);
-  MOREAU_CALL(moreau_walls_add(moreau_sim_walls(sim), p, n, (moreau_wall_mode)mode, v, mass, force + pressure * length,
-                               (int32_t)material, NULL));
+  MOREAU_CALL(
+      moreau_walls_add(moreau_sim_walls(sim), p, n, (moreau_wall_mode)mode, v, mass, force, (int32_t)material, &idx));
+  if (pressure != 0) MOREAU_CALL(moreau_walls_set_pressure(moreau_sim_walls(sim), idx, pressure));
+  return MOREAU_SUCCESS;
+}
+
+/* A pressure acts on the wall's face, which the other walls must bound. */
+static moreau_err check_pressure_faces(moreau_sim *sim)
+{
+  const moreau_walls *w = moreau_sim_walls(sim);
+  for (int i = 0; i < w->n; i++) {
+    double size;
+    if (w->pressure[i] == 0) continue;
+    if (moreau_walls_face_size(w, moreau_sim_dim(sim), i, &size)) {
+      moreau_error_clear();
+      MOREAU_FAIL(MOREAU_ERR_INPUT,
+                  "option -wall%d_pressure: the other walls do not bound wall %d on every side, so the %s the "
+                  "pressure acts on is unknown (give -wall%d_force for a fixed force)",
+                  i, i, moreau_sim_dim(sim) == 2 ? "length" : "area", i);
+    }
+    MOREAU_CHECK(size > 0, MOREAU_ERR_INPUT,
+                 "option -wall%d_pressure: wall %d lies outside the other walls (its face is empty)", i, i);
+  }
   return MOREAU_SUCCESS;
 }
 
@@ -86,8 +123,8 @@ static moreau_err add_wall(moreau_sim *sim, int i)
  * reads it". */
 static moreau_err check_no_wall_after(int i)
 {
-  static const char *const fields[] = {"point",    "normal", "mode", "velocity", "force",
-                                       "pressure", "length", "mass", "material", NULL};
+  static const char *const fields[] = {"point",    "normal", "mode",     "velocity", "force",
+                                       "pressure", "mass",   "material", NULL};
   for (int j = i; j < i + 64; j++)
     for (int f = 0; fields[f]; f++) {
       char name[64];
@@ -122,5 +159,7 @@ moreau_err moreau_app_walls_from_options(moreau_sim *sim, const double *box_defa
     MOREAU_CALL(add_wall(sim, i));
   }
   if (moreau_sim_walls(sim)->n == 0 && box_default) MOREAU_CALL(add_box(sim, box_default));
+  MOREAU_CALL(check_pressure_faces(sim));
+  MOREAU_CALL(moreau_walls_update_drive(moreau_sim_walls(sim), dim));
   return MOREAU_SUCCESS;
 }

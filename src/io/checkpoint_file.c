@@ -43,9 +43,10 @@ moreau_err ckpt_rows(ckpt_file *f, const char *name, moreau_field_type type, int
   size_t row_bytes = (size_t)(ncols > 0 ? ncols : 1) * moreau_field_type_size(type);
   io_field_types(type, &file_type, &mem_type);
   if (f->writing)
-    MOREAU_CALL(io_h5_write_rows(f->file, name, file_type, mem_type, n_global, offset, n_local, ncols, data, f->path));
+    MOREAU_CALL(
+        io_h5_write_rows(f->comm, f->file, name, file_type, mem_type, n_global, offset, n_local, ncols, data, f->path));
   else
-    MOREAU_CALL(io_h5_read_rows(f->file, name, mem_type, n_global, offset, n_local, ncols, data, f->path));
+    MOREAU_CALL(io_h5_read_rows(f->comm, f->file, name, mem_type, n_global, offset, n_local, ncols, data, f->path));
   add_rows(f, name, offset, n_local, row_bytes, data);
   return MOREAU_SUCCESS;
 }
@@ -76,7 +77,7 @@ moreau_err ckpt_replicated(ckpt_file *f, int rank, const char *name, moreau_fiel
     return MOREAU_SUCCESS;
   }
   io_field_types(type, &file_type, &mem_type);
-  MOREAU_CALL(io_h5_read_rows(f->file, name, mem_type, n_rows, 0, n_rows, ncols, data, f->path));
+  MOREAU_CALL(io_h5_read_rows(f->comm, f->file, name, mem_type, n_rows, 0, n_rows, ncols, data, f->path));
   if (rank == 0) add_rows(f, name, 0, n_rows, row_bytes, data);
   return MOREAU_SUCCESS;
 }

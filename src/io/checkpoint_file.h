@@ -7,6 +7,7 @@
  * went through it (this rank's rows; summed over ranks at the end). */
 typedef struct {
   hid_t file;
+  MPI_Comm comm; /* the file's communicator, not owned */
   const char *path;
   int writing;
   uint64_t sum;

@@ -52,7 +52,7 @@ void ckpt_free_header(ckpt_header *hd);
 MOREAU_MUST_CHECK moreau_err ckpt_header_rows(ckpt_file *f, int rank, ckpt_header *hd);
 
 /* Collective. Creates the groups of a new checkpoint file. */
-MOREAU_MUST_CHECK moreau_err ckpt_make_groups(hid_t file, const char *path);
+MOREAU_MUST_CHECK moreau_err ckpt_make_groups(ckpt_file *f);
 /* Collective. The walls' datasets (replicated: rank 0 writes, all read). */
 MOREAU_MUST_CHECK moreau_err ckpt_walls_rows(ckpt_file *f, int rank, int64_t n, double *point, double *normal,
                                              double *velocity, double *reaction, double *mass, double *drive,

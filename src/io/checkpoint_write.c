@@ -25,14 +25,11 @@ moreau_err ckpt_walls_rows(ckpt_file *f, int rank, int64_t n, double *point, dou
   return MOREAU_SUCCESS;
 }
 
-moreau_err ckpt_make_groups(hid_t file, const char *path)
+moreau_err ckpt_make_groups(ckpt_file *f)
 {
   static const char *const groups[] = {"/bodies", "/history", "/walls", "/rng", "/partition", "/run", NULL};
-  for (int i = 0; groups[i]; i++) {
-    hid_t g = H5Gcreate2(file, groups[i], H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    MOREAU_CHECK(g >= 0, MOREAU_ERR_IO, "%s: cannot create group %s", path, groups[i]);
-    H5Gclose(g);
-  }
+  for (int i = 0; groups[i]; i++)
+    MOREAU_CALL(io_h5_make_group(f->comm, f->file, groups[i], f->path));
   return MOREAU_SUCCESS;
 }
 
@@ -43,7 +40,7 @@ static moreau_err write_contents(ckpt_file *f, const moreau_checkpoint *ck, ckpt
   uint64_t checksum;
   MOREAU_MPI_CALL(MPI_Exscan(mine, before, 2, MPI_INT64_T, MPI_SUM, ck->run.comm));
   if (rank == 0) before[0] = before[1] = 0;
-  MOREAU_CALL(ckpt_make_groups(f->file, f->path));
+  MOREAU_CALL(ckpt_make_groups(f));
   MOREAU_CALL(ckpt_header_rows(f, rank, hd));
   MOREAU_CALL(ckpt_fields(f, "/bodies", &moreau_body_fields, ck->bodies, MOREAU_FIELD_CHECKPOINT,
                           hd->ints[CKPT_N_BODIES], before[0], mine[0], 0));
@@ -54,27 +51,19 @@ static moreau_err write_contents(ckpt_file *f, const moreau_checkpoint *ck, ckpt
   MOREAU_CALL(ckpt_rows(f, "/rng/state", MOREAU_FIELD_I64, size, rank, 1, 4, (void *)ck->rng));
   MOREAU_CALL(ckpt_replicated(f, rank, "/partition/cell_rank", MOREAU_FIELD_I32, ck->map.ncells, 0, ck->map.cell_rank));
   MOREAU_CALL(ckpt_total(f, ck->run.comm, &checksum));
-  MOREAU_CALL(io_h5_write_attr(f->file, "checksum", H5T_STD_U64LE, H5T_NATIVE_UINT64, &checksum, f->path));
+  MOREAU_CALL(io_h5_write_attr(f->comm, f->file, "checksum", H5T_STD_U64LE, H5T_NATIVE_UINT64, &checksum, f->path));
   return MOREAU_SUCCESS;
 }
 
 static moreau_err write_h5(const moreau_checkpoint *ck, ckpt_header *hd, const char *path)
 {
-  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-  ckpt_file f = {-1, path, 1, 0};
+  ckpt_file f = {-1, ck->run.comm, path, 1, 0};
   int rank, size;
-  moreau_err err;
   MOREAU_MPI_CALL(MPI_Comm_rank(ck->run.comm, &rank));
   MOREAU_MPI_CALL(MPI_Comm_size(ck->run.comm, &size));
-  MOREAU_CHECK(fapl >= 0 && H5Pset_fapl_mpio(fapl, ck->run.comm, MPI_INFO_NULL) >= 0, MOREAU_ERR_IO,
-               "%s: cannot set up parallel HDF5 access", path);
-  f.file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
-  H5Pclose(fapl);
-  MOREAU_CHECK(f.file >= 0, MOREAU_ERR_IO, "%s: cannot create file", path);
-  err = write_contents(&f, ck, hd, rank, size);
+  MOREAU_CALL(io_h5_create(f.comm, path, &f.file));
   /* Flushed and closed before the rename makes it a checkpoint. */
-  if (H5Fclose(f.file) < 0 && !err) MOREAU_FAIL(MOREAU_ERR_IO, "%s: cannot close file (disk full?)", path);
-  MOREAU_CALL(err);
+  MOREAU_CALL(io_h5_close(f.comm, f.file, write_contents(&f, ck, hd, rank, size), path));
   return MOREAU_SUCCESS;
 }
 
@@ -124,8 +113,11 @@ static moreau_err checkpoint_write(const moreau_checkpoint *ck, const char *dir,
   MOREAU_CALL(ckpt_path(tmp_path, ckpt_dir, ck->run.step, ".tmp"));
   MOREAU_CALL(moreau_error_agree(comm, rank == 0 ? io_mkdir_p(ckpt_dir) : MOREAU_SUCCESS));
   MOREAU_CALL(ckpt_make_header(ck, &hd));
-  err = moreau_error_agree(comm, write_h5(ck, &hd, tmp_path));
+  err = write_h5(ck, &hd, tmp_path);
   ckpt_free_header(&hd);
+  /* Every rank knows of a failure (the writer agrees each step of it): the
+   * partial file goes at once. */
+  if (err && rank == 0) unlink(tmp_path);
   MOREAU_CALL(err);
   /* Every rank has closed the file (the agreement is the barrier) before
    * rank 0 gives it its final name; only then do older ones go. */

@@ -26,8 +26,9 @@ static int field_columns(const moreau_field_table *t, const moreau_field *f)
   return ncomp == 1 ? 0 : ncomp;
 }
 
-moreau_err io_h5_write_fields(hid_t file, const char *group, const moreau_field_table *t, const void *obj,
-                              unsigned mask, int64_t n_global, int64_t offset, int64_t n_local, const char *path)
+moreau_err io_h5_write_fields(MPI_Comm comm, hid_t file, const char *group, const moreau_field_table *t,
+                              const void *obj, unsigned mask, int64_t n_global, int64_t offset, int64_t n_local,
+                              const char *path)
 {
   for (int k = 0; k < t->n; k++) {
     const moreau_field *f = &t->field[k];
@@ -37,14 +38,15 @@ moreau_err io_h5_write_fields(hid_t file, const char *group, const moreau_field_
     MOREAU_CHECK(snprintf(name, sizeof(name), "%s/%s", group, f->name) < (int)sizeof(name), MOREAU_ERR_INTERNAL,
                  "dataset name %s/%s too long", group, f->name);
     io_field_types(f->type, &file_type, &mem_type);
-    MOREAU_CALL(io_h5_write_rows(file, name, file_type, mem_type, n_global, offset, n_local, field_columns(t, f),
+    MOREAU_CALL(io_h5_write_rows(comm, file, name, file_type, mem_type, n_global, offset, n_local, field_columns(t, f),
                                  n_local ? *moreau_field_slot(obj, f) : NULL, path));
   }
   return MOREAU_SUCCESS;
 }
 
-moreau_err io_h5_read_fields(hid_t file, const char *group, const moreau_field_table *t, void *obj, unsigned mask,
-                             int64_t n_global, int64_t offset, int64_t n_local, size_t first, const char *path)
+moreau_err io_h5_read_fields(MPI_Comm comm, hid_t file, const char *group, const moreau_field_table *t, void *obj,
+                             unsigned mask, int64_t n_global, int64_t offset, int64_t n_local, size_t first,
+                             const char *path)
 {
   for (int k = 0; k < t->n; k++) {
     const moreau_field *f = &t->field[k];
@@ -60,7 +62,7 @@ moreau_err io_h5_read_fields(hid_t file, const char *group, const moreau_field_t
     MOREAU_CHECK(snprintf(name, sizeof(name), "%s/%s", group, f->name) < (int)sizeof(name), MOREAU_ERR_INTERNAL,
                  "dataset name %s/%s too long", group, f->name);
     io_field_types(f->type, &file_type, &mem_type);
-    MOREAU_CALL(io_h5_read_rows(file, name, mem_type, n_global, offset, n_local, field_columns(t, f), at, path));
+    MOREAU_CALL(io_h5_read_rows(comm, file, name, mem_type, n_global, offset, n_local, field_columns(t, f), at, path));
   }
   return MOREAU_SUCCESS;
 }

@@ -12,8 +12,8 @@ static moreau_err read_bodies(hid_t file, const char *path, moreau_bodies *b, in
   MOREAU_CHECK(i0 + n <= INT32_MAX, MOREAU_ERR_INPUT, "%s: too many bodies for one rank", path);
   b->n_ghost = 0;
   MOREAU_CALL(moreau_bodies_reserve(b, (moreau_lid)(i0 + n)));
-  MOREAU_CALL(io_h5_read_fields(file, "/bodies", &moreau_body_fields, b, MOREAU_FIELD_SNAPSHOT, n_global, off, n,
-                                (size_t)i0, path));
+  MOREAU_CALL(io_h5_read_fields(b->comm, file, "/bodies", &moreau_body_fields, b, MOREAU_FIELD_SNAPSHOT, n_global, off,
+                                n, (size_t)i0, path));
   return MOREAU_SUCCESS;
 }
 

@@ -1,3 +1,8 @@
+#include <errno.h>
+#include <string.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
 #include "io_private.h"
 
 /* Closing may fail only on handles that were never opened, which the callers
@@ -29,10 +34,28 @@ static hid_t collective_dxpl(void)
   return dxpl;
 }
 
-moreau_err io_h5_write_rows(hid_t loc, const char *name, hid_t file_type, hid_t mem_type, int64_t n_global,
-                            int64_t offset, int64_t n_local, int ncols, const void *data, const char *path)
+/* Whether the file system holding path has no room left. */
+static int disk_full(const char *path)
 {
-  int rank = ncols > 0 ? 2 : 1;
+  struct statvfs st;
+  return statvfs(path, &st) == 0 && st.f_bavail == 0;
+}
+
+/* A failed write ("cannot <what> <name>"), with the system's reason: errno
+ * as the failing call left it, else ENOSPC when the disk is full (MPI-IO
+ * takes a short write for a failure and leaves errno alone). */
+static moreau_err write_failed(int err_no, const char *path, const char *what, const char *name)
+{
+  if (!err_no && disk_full(path)) err_no = ENOSPC;
+  if (err_no) MOREAU_FAIL(MOREAU_ERR_IO, "%s: cannot %s %s (%s)", path, what, name, strerror(err_no));
+  MOREAU_FAIL(MOREAU_ERR_IO, "%s: cannot %s %s", path, what, name);
+}
+
+moreau_err io_h5_write_rows(MPI_Comm comm, hid_t loc, const char *name, hid_t file_type, hid_t mem_type,
+                            int64_t n_global, int64_t offset, int64_t n_local, int ncols, const void *data,
+                            const char *path)
+{
+  int rank = ncols > 0 ? 2 : 1, err_no;
   hsize_t dims[2] = {(hsize_t)n_global, (hsize_t)ncols}, count[2] = {(hsize_t)n_local, (hsize_t)ncols};
   hid_t fspace = H5Screate_simple(rank, dims, NULL);
   hid_t mspace = H5Screate_simple(rank, count, NULL);
@@ -40,14 +63,64 @@ moreau_err io_h5_write_rows(hid_t loc, const char *name, hid_t file_type, hid_t 
   /* HDF5 refuses a NULL buffer even when nothing is selected. */
   static const char empty = 0;
   int ok = fspace >= 0 && mspace >= 0 && dxpl >= 0;
+  errno = 0;
   if (ok) dset = H5Dcreate2(loc, name, file_type, fspace, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   /* An empty dataset has no storage to write to (HDF5 fails on it), and
    * n_global is the same on every rank, so all skip the collective call. */
   ok = ok && dset >= 0 && (n_global == 0 || select_rows(fspace, mspace, offset, n_local, ncols));
   ok = ok &&
        (n_global == 0 || H5Dwrite(dset, mem_type, mspace, fspace, dxpl, n_local ? data : (const void *)&empty) >= 0);
+  err_no = errno;
   close_all(dset, fspace, mspace, dxpl);
-  MOREAU_CHECK(ok, MOREAU_ERR_IO, "%s: cannot write dataset %s", path, name);
+  /* A write may fail on some ranks only (a full disk strikes the ranks that
+   * write last): all agree before the next collective call, or the ranks
+   * that failed would wait in a different one than the others. */
+  MOREAU_CALL(moreau_error_agree(comm, ok ? MOREAU_SUCCESS : write_failed(err_no, path, "write dataset", name)));
+  return MOREAU_SUCCESS;
+}
+
+moreau_err io_h5_make_group(MPI_Comm comm, hid_t file, const char *name, const char *path)
+{
+  hid_t g;
+  int err_no;
+  errno = 0;
+  g = H5Gcreate2(file, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  err_no = errno;
+  if (g >= 0) H5Gclose(g);
+  MOREAU_CALL(moreau_error_agree(comm, g >= 0 ? MOREAU_SUCCESS : write_failed(err_no, path, "create group", name)));
+  return MOREAU_SUCCESS;
+}
+
+moreau_err io_h5_create(MPI_Comm comm, const char *path, hid_t *file)
+{
+  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+  int ok = fapl >= 0 && H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL) >= 0, err_no;
+  /* Every failure becomes one moreau error, not HDF5's own error stack. */
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  errno = 0;
+  *file = ok ? H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl) : -1;
+  err_no = errno;
+  if (fapl >= 0) H5Pclose(fapl);
+  MOREAU_CALL(moreau_error_agree(comm, *file >= 0 ? MOREAU_SUCCESS : write_failed(err_no, path, "create", "the file")));
+  return MOREAU_SUCCESS;
+}
+
+moreau_err io_h5_close(MPI_Comm comm, hid_t file, moreau_err err, const char *path)
+{
+  int closed, err_no, rank;
+  MOREAU_MPI_CALL(MPI_Comm_rank(comm, &rank));
+  /* A file whose writing failed (on every rank: each step agrees) goes
+   * anyway; its space is given back first, so that the close, which must
+   * still write the metadata, does not fail on a full disk: HDF5 1.10 keeps
+   * a file whose close failed half-closed, and crashes when it terminates. */
+  if (err && rank == 0) (void)!truncate(path, 0); /* if it fails, so will the close, which says why */
+  MOREAU_MPI_CALL(MPI_Barrier(comm));
+  errno = 0;
+  closed = H5Fclose(file) >= 0;
+  err_no = errno;
+  /* The first failure is the one to report. */
+  if (!err && !closed) err = write_failed(err_no, path, "write", "the file's metadata");
+  MOREAU_CALL(moreau_error_agree(comm, err));
   return MOREAU_SUCCESS;
 }
 
@@ -90,7 +163,7 @@ moreau_err io_h5_dataset_rows(hid_t loc, const char *name, int64_t *rows, const 
   return MOREAU_SUCCESS;
 }
 
-moreau_err io_h5_read_rows(hid_t loc, const char *name, hid_t mem_type, int64_t n_global, int64_t offset,
+moreau_err io_h5_read_rows(MPI_Comm comm, hid_t loc, const char *name, hid_t mem_type, int64_t n_global, int64_t offset,
                            int64_t n_local, int ncols, void *data, const char *path)
 {
   int rank;
@@ -111,20 +184,25 @@ moreau_err io_h5_read_rows(hid_t loc, const char *name, hid_t mem_type, int64_t 
   ok = ok && (n_global == 0 || select_rows(fspace, mspace, offset, n_local, ncols));
   ok = ok && (n_global == 0 || H5Dread(dset, mem_type, mspace, fspace, dxpl, n_local ? data : (void *)&empty) >= 0);
   close_all(dset, fspace, mspace, dxpl);
-  MOREAU_CHECK(ok, MOREAU_ERR_IO, "%s: cannot read dataset %s", path, name);
+  /* As for writes: all ranks leave the collective read together. */
+  MOREAU_CALL(moreau_error_agree(comm, ok ? MOREAU_SUCCESS
+                                          : moreau_error_raise(MOREAU_ERR_IO, __FILE__, __LINE__, __func__,
+                                                               "%s: cannot read dataset %s", path, name)));
   return MOREAU_SUCCESS;
 }
 
-moreau_err io_h5_write_attr(hid_t obj, const char *name, hid_t file_type, hid_t mem_type, const void *value,
-                            const char *path)
+moreau_err io_h5_write_attr(MPI_Comm comm, hid_t obj, const char *name, hid_t file_type, hid_t mem_type,
+                            const void *value, const char *path)
 {
   hid_t space = H5Screate(H5S_SCALAR), attr = -1;
-  int ok = space >= 0;
+  int ok = space >= 0, err_no;
+  errno = 0;
   if (ok) attr = H5Acreate2(obj, name, file_type, space, H5P_DEFAULT, H5P_DEFAULT);
   ok = ok && attr >= 0 && H5Awrite(attr, mem_type, value) >= 0;
+  err_no = errno;
   if (attr >= 0) H5Aclose(attr);
   if (space >= 0) H5Sclose(space);
-  MOREAU_CHECK(ok, MOREAU_ERR_IO, "%s: cannot write attribute %s", path, name);
+  MOREAU_CALL(moreau_error_agree(comm, ok ? MOREAU_SUCCESS : write_failed(err_no, path, "write attribute", name)));
   return MOREAU_SUCCESS;
 }
 

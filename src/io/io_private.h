@@ -37,14 +37,27 @@ MOREAU_MUST_CHECK moreau_err io_snapshot_name(char *buf, int64_t step, const cha
 
 /* Collective HDF5 helpers. Datasets are rows of ncols values (ncols == 0: a
  * one-dimensional dataset); each rank transfers the rows [offset, offset +
- * n_local) of the n_global rows, n_local may be 0. path is for messages. */
-MOREAU_MUST_CHECK moreau_err io_h5_write_rows(hid_t loc, const char *name, hid_t file_type, hid_t mem_type,
-                                              int64_t n_global, int64_t offset, int64_t n_local, int ncols,
-                                              const void *data, const char *path);
+ * n_local) of the n_global rows, n_local may be 0. path is for messages.
+ * Every helper agrees its outcome over comm (the file's communicator), so
+ * that a failure on some ranks (a full disk) returns on all of them before
+ * the next collective call. */
+MOREAU_MUST_CHECK moreau_err io_h5_write_rows(MPI_Comm comm, hid_t loc, const char *name, hid_t file_type,
+                                              hid_t mem_type, int64_t n_global, int64_t offset, int64_t n_local,
+                                              int ncols, const void *data, const char *path);
 /* Checks that the dataset has n_global rows of ncols values first (fails with
  * MOREAU_ERR_INPUT otherwise). */
-MOREAU_MUST_CHECK moreau_err io_h5_read_rows(hid_t loc, const char *name, hid_t mem_type, int64_t n_global,
-                                             int64_t offset, int64_t n_local, int ncols, void *data, const char *path);
+MOREAU_MUST_CHECK moreau_err io_h5_read_rows(MPI_Comm comm, hid_t loc, const char *name, hid_t mem_type,
+                                             int64_t n_global, int64_t offset, int64_t n_local, int ncols, void *data,
+                                             const char *path);
+/* Collective. Creates (truncates) path for parallel writing over comm, with
+ * HDF5's automatic error printing off for the process: its failures become
+ * moreau errors of one line. */
+MOREAU_MUST_CHECK moreau_err io_h5_create(MPI_Comm comm, const char *path, hid_t *file);
+/* Collective. Closes a file being written, which flushes it; returns err,
+ * else the failure to close, agreed over comm. */
+MOREAU_MUST_CHECK moreau_err io_h5_close(MPI_Comm comm, hid_t file, moreau_err err, const char *path);
+/* Collective. Creates the group name of file. */
+MOREAU_MUST_CHECK moreau_err io_h5_make_group(MPI_Comm comm, hid_t file, const char *name, const char *path);
 /* Number of rows of a dataset. */
 MOREAU_MUST_CHECK moreau_err io_h5_dataset_rows(hid_t loc, const char *name, int64_t *rows, const char *path);
 /* The HDF5 file and memory types of a field's elements. */
@@ -55,15 +68,15 @@ void io_field_types(moreau_field_type type, hid_t *file_type, hid_t *mem_type);
  * n_local) of obj; reading puts them at items [first, first + n_local),
  * which must be allocated, after checking each dataset's shape; there the
  * fields outside mask are zeroed. */
-MOREAU_MUST_CHECK moreau_err io_h5_write_fields(hid_t file, const char *group, const moreau_field_table *t,
-                                                const void *obj, unsigned mask, int64_t n_global, int64_t offset,
-                                                int64_t n_local, const char *path);
-MOREAU_MUST_CHECK moreau_err io_h5_read_fields(hid_t file, const char *group, const moreau_field_table *t, void *obj,
-                                               unsigned mask, int64_t n_global, int64_t offset, int64_t n_local,
-                                               size_t first, const char *path);
+MOREAU_MUST_CHECK moreau_err io_h5_write_fields(MPI_Comm comm, hid_t file, const char *group,
+                                                const moreau_field_table *t, const void *obj, unsigned mask,
+                                                int64_t n_global, int64_t offset, int64_t n_local, const char *path);
+MOREAU_MUST_CHECK moreau_err io_h5_read_fields(MPI_Comm comm, hid_t file, const char *group,
+                                               const moreau_field_table *t, void *obj, unsigned mask, int64_t n_global,
+                                               int64_t offset, int64_t n_local, size_t first, const char *path);
 /* Scalar attributes of an object (the file's root group for snapshots). */
-MOREAU_MUST_CHECK moreau_err io_h5_write_attr(hid_t obj, const char *name, hid_t file_type, hid_t mem_type,
-                                              const void *value, const char *path);
+MOREAU_MUST_CHECK moreau_err io_h5_write_attr(MPI_Comm comm, hid_t obj, const char *name, hid_t file_type,
+                                              hid_t mem_type, const void *value, const char *path);
 MOREAU_MUST_CHECK moreau_err io_h5_read_attr(hid_t obj, const char *name, hid_t mem_type, void *value,
                                              const char *path);
 

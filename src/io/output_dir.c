@@ -28,20 +28,70 @@ static moreau_err check_writable(const char *dir)
   return MOREAU_SUCCESS;
 }
 
-/* Rank 0: a new run must not mix its checkpoints with an earlier run's, or
- * a later -restart auto would continue the wrong one. */
-static moreau_err check_no_checkpoints(const char *dir)
+/* What a run writes in its output directory: files, and folders whose
+ * entries start with a prefix. */
+static const char *const run_files[] = {"timeseries.csv", "snapshots.xmf", NULL};
+static const char *const run_folders[][2] = {{"snapshots", "snap_"}, {"checkpoints", "ckpt_"}, {NULL, NULL}};
+
+/* Rank 0: the number of entries of folder (in dir) starting with prefix;
+ * with remove, they are removed. */
+static moreau_err folder_entries(const char *dir, const char *folder, const char *prefix, int remove, int *count)
 {
-  char ckpt_dir[IO_PATH_MAX];
-  int64_t *steps;
-  size_t n;
-  MOREAU_CALL(io_path(ckpt_dir, "%s/checkpoints", dir));
-  MOREAU_CALL(ckpt_list(ckpt_dir, &steps, &n));
-  moreau_free(&steps);
-  MOREAU_CHECK(n == 0, MOREAU_ERR_INPUT,
-               "option -output_dir %s: holds the checkpoints of an earlier run; continue it with -restart auto, or "
-               "write to another directory (or remove %s)",
-               dir, ckpt_dir);
+  char sub[IO_PATH_MAX], path[IO_PATH_MAX];
+  DIR *d;
+  struct dirent *e;
+  moreau_err err = MOREAU_SUCCESS;
+  *count = 0;
+  MOREAU_CALL(io_path(sub, "%s/%s", dir, folder));
+  if (!(d = opendir(sub))) return MOREAU_SUCCESS;
+  while (!err && (e = readdir(d))) {
+    if (strncmp(e->d_name, prefix, strlen(prefix))) continue;
+    (*count)++;
+    if (!remove) continue;
+    err = io_path(path, "%s/%s", sub, e->d_name);
+    if (!err && unlink(path) != 0)
+      err = moreau_error_raise(MOREAU_ERR_IO, __FILE__, __LINE__, __func__, "%s: cannot remove (%s)", path,
+                               strerror(errno));
+  }
+  closedir(d);
+  MOREAU_CALL(err);
+  return MOREAU_SUCCESS;
+}
+
+/* Rank 0: the outputs of an earlier run in dir, listed in found (""
+ * when none); with remove (-overwrite), they are removed. */
+static moreau_err earlier_outputs(const char *dir, int remove, char *found, size_t size)
+{
+  char path[IO_PATH_MAX];
+  int n;
+  found[0] = '\0';
+  for (int i = 0; run_files[i]; i++) {
+    MOREAU_CALL(io_path(path, "%s/%s", dir, run_files[i]));
+    if (access(path, F_OK) != 0) continue;
+    snprintf(found + strlen(found), size - strlen(found), "%s%s", found[0] ? ", " : "", run_files[i]);
+    MOREAU_CHECK(!remove || unlink(path) == 0, MOREAU_ERR_IO, "%s: cannot remove (%s)", path, strerror(errno));
+  }
+  for (int i = 0; run_folders[i][0]; i++) {
+    MOREAU_CALL(folder_entries(dir, run_folders[i][0], run_folders[i][1], remove, &n));
+    if (n) snprintf(found + strlen(found), size - strlen(found), "%s%s/", found[0] ? ", " : "", run_folders[i][0]);
+  }
+  return MOREAU_SUCCESS;
+}
+
+/* Rank 0: a new run must not mix its outputs with an earlier run's (it
+ * would overwrite some of its snapshots and keep the others, and a later
+ * -restart auto could continue the wrong checkpoints): the directory is
+ * refused unless -overwrite asks to remove them first. */
+static moreau_err check_new_run(const char *dir, int overwrite)
+{
+  char found[256];
+  MOREAU_CALL(earlier_outputs(dir, overwrite, found, sizeof(found)));
+  if (overwrite && found[0])
+    fprintf(stderr, "moreau: note: -overwrite removed the outputs of an earlier run in %s (%s)\n", dir, found);
+  MOREAU_CHECK(overwrite || !found[0], MOREAU_ERR_INPUT,
+               "option -output_dir %s: holds the outputs of an earlier run (%s); give -overwrite to replace them, "
+               "-restart auto to continue that run, or another directory",
+               dir, found);
   return MOREAU_SUCCESS;
 }
 
@@ -69,20 +119,20 @@ static void remove_partial_snapshots(const char *dir)
   closedir(d);
 }
 
-static moreau_err prepare(const char *dir, int restart)
+static moreau_err prepare(const char *dir, moreau_output_mode mode)
 {
   MOREAU_CHECK(dir && dir[0], MOREAU_ERR_INPUT, "option -output_dir: must not be empty");
   MOREAU_CALL(check_writable(dir));
   remove_partial_snapshots(dir);
-  if (!restart) MOREAU_CALL(check_no_checkpoints(dir));
+  if (mode != MOREAU_OUTPUT_CONTINUE) MOREAU_CALL(check_new_run(dir, mode == MOREAU_OUTPUT_OVERWRITE));
   return MOREAU_SUCCESS;
 }
 
-moreau_err moreau_output_dir_prepare(MPI_Comm comm, const char *dir, int restart)
+moreau_err moreau_output_dir_prepare(MPI_Comm comm, const char *dir, moreau_output_mode mode)
 {
   int rank;
   MOREAU_MPI_CALL(MPI_Comm_rank(comm, &rank));
-  MOREAU_CALL(moreau_error_agree(comm, rank == 0 ? prepare(dir, restart) : MOREAU_SUCCESS));
+  MOREAU_CALL(moreau_error_agree(comm, rank == 0 ? prepare(dir, mode) : MOREAU_SUCCESS));
   return MOREAU_SUCCESS;
 }
 

@@ -1,6 +1,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "io_private.h"
 #include "moreau/io.h"
@@ -35,14 +36,6 @@ static moreau_err count_rows(const snapshot_src *s, snapshot_rows *rows)
   return MOREAU_SUCCESS;
 }
 
-static moreau_err make_group(hid_t file, const char *name, const char *path)
-{
-  hid_t g = H5Gcreate2(file, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  MOREAU_CHECK(g >= 0, MOREAU_ERR_IO, "%s: cannot create group %s", path, name);
-  H5Gclose(g);
-  return MOREAU_SUCCESS;
-}
-
 #define F64 H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE
 #define I64 H5T_STD_I64LE, H5T_NATIVE_INT64
 
@@ -51,14 +44,15 @@ static moreau_err write_bodies(hid_t file, const snapshot_src *s, const snapshot
   const moreau_bodies *b = s->b;
   int64_t n = b->n_owned, N = r->n_bodies, off = r->body_off;
   int64_t *vertex;
-  MOREAU_CALL(make_group(file, "/bodies", path));
-  MOREAU_CALL(io_h5_write_fields(file, "/bodies", &moreau_body_fields, b, MOREAU_FIELD_SNAPSHOT, N, off, n, path));
+  MOREAU_CALL(io_h5_make_group(s->rs->comm, file, "/bodies", path));
+  MOREAU_CALL(
+      io_h5_write_fields(s->rs->comm, file, "/bodies", &moreau_body_fields, b, MOREAU_FIELD_SNAPSHOT, N, off, n, path));
   /* XDMF readers differ on implicit connectivity (the XDMF3 reader needs it
    * explicit), so the vertex list is stored. */
   MOREAU_CALL(moreau_malloc((size_t)n * sizeof(*vertex), &vertex));
   for (int64_t i = 0; i < n; i++)
     vertex[i] = off + i;
-  MOREAU_CALL(io_h5_write_rows(file, "/bodies/connectivity", I64, N, off, n, 0, vertex, path));
+  MOREAU_CALL(io_h5_write_rows(s->rs->comm, file, "/bodies/connectivity", I64, N, off, n, 0, vertex, path));
   moreau_free(&vertex);
   return MOREAU_SUCCESS;
 }
@@ -121,15 +115,16 @@ static moreau_err write_contact_rows(hid_t file, const snapshot_src *s, const sn
   const moreau_field_table *schema = contact_schema(s, &empty);
   moreau_err err;
   MOREAU_CHECK(schema, MOREAU_ERR_MEMORY, "%s: out of memory", path);
-  MOREAU_CALL(make_group(file, "/contacts", path));
-  err = io_h5_write_fields(file, "/contacts", schema, s->c ? (const void *)s->c : empty, MOREAU_FIELD_SNAPSHOT, N, off,
-                           n, path);
+  MOREAU_CALL(io_h5_make_group(s->rs->comm, file, "/contacts", path));
+  err = io_h5_write_fields(s->rs->comm, file, "/contacts", schema, s->c ? (const void *)s->c : empty,
+                           MOREAU_FIELD_SNAPSHOT, N, off, n, path);
   MOREAU_CALL(moreau_contacts_destroy(&empty));
   MOREAU_CALL(err);
-  MOREAU_CALL(io_h5_write_rows(file, "/contacts/endpoints", F64, 2 * N, 2 * off, 2 * n, 3, cr->endpoints, path));
-  MOREAU_CALL(io_h5_write_rows(file, "/contacts/normal_force", F64, N, off, n, 0, cr->f_n, path));
-  MOREAU_CALL(io_h5_write_rows(file, "/contacts/tangential_force", F64, N, off, n, 0, cr->f_t, path));
-  MOREAU_CALL(io_h5_write_rows(file, "/contacts/connectivity", I64, N, off, n, 2, cr->connectivity, path));
+  MOREAU_CALL(
+      io_h5_write_rows(s->rs->comm, file, "/contacts/endpoints", F64, 2 * N, 2 * off, 2 * n, 3, cr->endpoints, path));
+  MOREAU_CALL(io_h5_write_rows(s->rs->comm, file, "/contacts/normal_force", F64, N, off, n, 0, cr->f_n, path));
+  MOREAU_CALL(io_h5_write_rows(s->rs->comm, file, "/contacts/tangential_force", F64, N, off, n, 0, cr->f_t, path));
+  MOREAU_CALL(io_h5_write_rows(s->rs->comm, file, "/contacts/connectivity", I64, N, off, n, 2, cr->connectivity, path));
   return MOREAU_SUCCESS;
 }
 
@@ -150,23 +145,23 @@ static moreau_err write_walls(hid_t file, const snapshot_src *s, const char *pat
   const moreau_walls *w = s->w;
   int64_t N = w ? w->n : 0, n = s->rank == 0 ? N : 0;
   if (N == 0) return MOREAU_SUCCESS;
-  MOREAU_CALL(make_group(file, "/walls", path));
-  MOREAU_CALL(io_h5_write_rows(file, "/walls/point", F64, N, 0, n, 3, w->point, path));
-  MOREAU_CALL(io_h5_write_rows(file, "/walls/normal", F64, N, 0, n, 3, w->normal, path));
-  MOREAU_CALL(io_h5_write_rows(file, "/walls/velocity", F64, N, 0, n, 3, w->velocity, path));
-  MOREAU_CALL(io_h5_write_rows(file, "/walls/reaction", F64, N, 0, n, 3, w->reaction, path));
+  MOREAU_CALL(io_h5_make_group(s->rs->comm, file, "/walls", path));
+  MOREAU_CALL(io_h5_write_rows(s->rs->comm, file, "/walls/point", F64, N, 0, n, 3, w->point, path));
+  MOREAU_CALL(io_h5_write_rows(s->rs->comm, file, "/walls/normal", F64, N, 0, n, 3, w->normal, path));
+  MOREAU_CALL(io_h5_write_rows(s->rs->comm, file, "/walls/velocity", F64, N, 0, n, 3, w->velocity, path));
+  MOREAU_CALL(io_h5_write_rows(s->rs->comm, file, "/walls/reaction", F64, N, 0, n, 3, w->reaction, path));
   return MOREAU_SUCCESS;
 }
 
 static moreau_err write_attributes(hid_t file, const snapshot_src *s, const snapshot_rows *r, const char *path)
 {
   int32_t dim = s->rs->dim;
-  MOREAU_CALL(io_h5_write_attr(file, "time", F64, &s->rs->time, path));
-  MOREAU_CALL(io_h5_write_attr(file, "step", I64, &s->rs->step, path));
-  MOREAU_CALL(io_h5_write_attr(file, "dt", F64, &s->rs->dt, path));
-  MOREAU_CALL(io_h5_write_attr(file, "dim", H5T_STD_I32LE, H5T_NATIVE_INT32, &dim, path));
-  MOREAU_CALL(io_h5_write_attr(file, "n_bodies", I64, &r->n_bodies, path));
-  MOREAU_CALL(io_h5_write_attr(file, "n_contacts", I64, &r->n_contacts, path));
+  MOREAU_CALL(io_h5_write_attr(s->rs->comm, file, "time", F64, &s->rs->time, path));
+  MOREAU_CALL(io_h5_write_attr(s->rs->comm, file, "step", I64, &s->rs->step, path));
+  MOREAU_CALL(io_h5_write_attr(s->rs->comm, file, "dt", F64, &s->rs->dt, path));
+  MOREAU_CALL(io_h5_write_attr(s->rs->comm, file, "dim", H5T_STD_I32LE, H5T_NATIVE_INT32, &dim, path));
+  MOREAU_CALL(io_h5_write_attr(s->rs->comm, file, "n_bodies", I64, &r->n_bodies, path));
+  MOREAU_CALL(io_h5_write_attr(s->rs->comm, file, "n_contacts", I64, &r->n_contacts, path));
   return MOREAU_SUCCESS;
 }
 
@@ -181,16 +176,9 @@ static moreau_err write_contents(hid_t file, const snapshot_src *s, const snapsh
 
 static moreau_err write_h5(const snapshot_src *s, const snapshot_rows *r, const char *path)
 {
-  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS), file = -1;
-  moreau_err err;
-  MOREAU_CHECK(fapl >= 0 && H5Pset_fapl_mpio(fapl, s->rs->comm, MPI_INFO_NULL) >= 0, MOREAU_ERR_IO,
-               "%s: cannot set up parallel HDF5 access", path);
-  file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
-  H5Pclose(fapl);
-  MOREAU_CHECK(file >= 0, MOREAU_ERR_IO, "%s: cannot create file", path);
-  err = write_contents(file, s, r, path);
-  if (H5Fclose(file) < 0 && !err) MOREAU_FAIL(MOREAU_ERR_IO, "%s: cannot close file (disk full?)", path);
-  MOREAU_CALL(err);
+  hid_t file;
+  MOREAU_CALL(io_h5_create(s->rs->comm, path, &file));
+  MOREAU_CALL(io_h5_close(s->rs->comm, file, write_contents(file, s, r, path), path));
   return MOREAU_SUCCESS;
 }
 
@@ -218,6 +206,7 @@ static moreau_err snapshot_write(const snapshot_src *s, const char *dir)
   snapshot_rows rows;
   MPI_Comm comm = s->rs->comm;
   int root = s->rank == 0;
+  moreau_err err;
   MOREAU_CHECK(dir && dir[0], MOREAU_ERR_INPUT, "the output directory name is empty");
   MOREAU_CALL(io_path(snap_dir, "%s/snapshots", dir));
   MOREAU_CALL(io_snapshot_name(name, s->rs->step, ".h5"));
@@ -225,9 +214,13 @@ static moreau_err snapshot_write(const snapshot_src *s, const char *dir)
   MOREAU_CALL(io_path(tmp_path, "%s.tmp", final_path));
   MOREAU_CALL(moreau_error_agree(comm, root ? io_mkdir_p(snap_dir) : MOREAU_SUCCESS));
   MOREAU_CALL(count_rows(s, &rows));
-  MOREAU_CALL(moreau_error_agree(comm, write_h5(s, &rows, tmp_path)));
-  /* The agreement above is also the barrier: every rank has closed the file
-   * before rank 0 gives it its final name. */
+  err = write_h5(s, &rows, tmp_path);
+  /* Every rank knows of a failure (the writer agrees each step of it): the
+   * partial file goes at once. */
+  if (err && root) unlink(tmp_path);
+  MOREAU_CALL(err);
+  /* The agreement of the close is also the barrier: every rank has closed
+   * the file before rank 0 gives it its final name. */
   MOREAU_CALL(moreau_error_agree(comm, root ? rename_file(tmp_path, final_path) : MOREAU_SUCCESS));
   MOREAU_CALL(moreau_error_agree(comm, root ? write_xdmf(dir, snap_dir, s, &rows) : MOREAU_SUCCESS));
   return MOREAU_SUCCESS;

@@ -37,7 +37,10 @@ done
 
 # Every default that is a single word, given explicitly. Numbered families
 # (-wall<i>_...) are left out: they need a wall to exist.
-defaults=$(sed -n 's/^  \(-[a-z_0-9]*\) .*(default: \([^) ]*\))$/\1 \2/p' help.txt)
+# Each option once (a repeated one is an error): the run's own -gen_n, -steps
+# and -output_dir replace their defaults.
+defaults=$(sed -n 's/^  \(-[a-z_0-9]*\) .*(default: \([^) ]*\))$/\1 \2/p' help.txt |
+  grep -v -e '^-gen_n ' -e '^-steps ' -e '^-output_dir ')
 [ "$(echo "$defaults" | wc -l)" -ge 20 ] || fail "fewer than 20 defaults found in -help"
 # shellcheck disable=SC2086
 run "$exe" $defaults -gen_n 30 -steps 2 -output_dir out

@@ -192,8 +192,9 @@ expect_rc 2 "an array task without a case"
 rm -rf runs
 
 # The real moreau on 2 ranks: USR1 stops it after a checkpoint (status 3, the
-# signal passed on by mpiexec), and the same command (here told to stop 20
-# steps later) continues it from there.
+# signal passed on by mpiexec), and the same command with another -steps
+# (20 steps after the checkpoint; an option is given once) continues it from
+# there.
 MOREAU=$exe MOREAU_LAUNCHER="$mpiexec -n 2 --oversubscribe" bash "$script" -gen_n 300 -steps 100000 -status_every 0 \
   -output_every 10 -snapshot_every 0 -output_dir real >stdout 2>stderr &
 job=$!
@@ -213,8 +214,8 @@ ck=$(basename "$1" .h5)
 ck=$(echo "${ck#ckpt_}" | sed 's/^0*//')
 [ "$ck" -gt 0 ] && [ "$ck" -lt 100000 ] || fail "checkpoint at step $ck"
 status_is real "stopped local-$job"
-MOREAU=$exe MOREAU_LAUNCHER="$mpiexec -n 2 --oversubscribe" run bash "$script" -gen_n 300 -steps 100000 -status_every 0 \
-  -output_every 10 -snapshot_every 0 -output_dir real -steps $((ck + 20))
+MOREAU=$exe MOREAU_LAUNCHER="$mpiexec -n 2 --oversubscribe" run bash "$script" -gen_n 300 -steps $((ck + 20)) -status_every 0 \
+  -output_every 10 -snapshot_every 0 -output_dir real
 expect_rc 0 "the real run continued"
 grep -q -- "-restart auto" stdout || fail "the continuation did not get -restart auto"
 [ -f "real/checkpoints/ckpt_$(printf %08d $((ck + 20))).h5" ] || fail "no final checkpoint at step $((ck + 20))"

@@ -41,3 +41,6 @@ moreau_app_test(jobscripts_campaign jobscripts_campaign.sh ${PROJECT_SOURCE_DIR}
 moreau_app_test(jobscripts_scaling jobscripts_scaling.sh ${PROJECT_SOURCE_DIR}/jobscripts ${MPIEXEC_EXECUTABLE})
 moreau_app_test(jobscripts_run jobscripts_run.sh ${PROJECT_SOURCE_DIR}/jobscripts ${MPIEXEC_EXECUTABLE})
 set_tests_properties(jobscripts_scaling jobscripts_run PROPERTIES PROCESSORS 2)
+
+moreau_app_test(app_timeseries_columns timeseries_columns.sh ${PROJECT_SOURCE_DIR}/docs/file-formats.md
+                ${PROJECT_SOURCE_DIR}/README.md)

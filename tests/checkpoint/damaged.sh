@@ -110,7 +110,7 @@ echo "truncated: $(grep 'moreau: error' stderr)"
 if [ "$short" != short ]; then
   # Not a checkpoint; no file.
   # shellcheck disable=SC2086
-  run "$np" $opts -steps 5 -snapshot_every 5 -output_dir snap
+  run "$np" ${opts%%-snapshot_every 0*}-snapshot_every 5${opts#*-snapshot_every 0} -steps 5 -output_dir snap
   expect_rc 0 "a run writing a snapshot"
   run "$np" -restart snap/snapshots/snap_000005.h5 -output_dir x
   expect_rc 2 "a snapshot given as a checkpoint"

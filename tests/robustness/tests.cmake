@@ -4,3 +4,14 @@ add_test(NAME robustness_catalogue
          COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/run_cases.sh $<TARGET_FILE:moreau_exe>
                  ${CMAKE_CURRENT_BINARY_DIR}/robustness ${MPIEXEC_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/cases.txt)
 set_tests_properties(robustness_catalogue PROPERTIES TIMEOUT 600 PROCESSORS 2 ENVIRONMENT "${MOREAU_MPI_TEST_ENV}")
+
+# A full disk during a snapshot and a checkpoint (a small tmpfs in a private
+# mount namespace; skipped where none can be mounted), on 1 and 2 ranks.
+add_test(NAME robustness_full_disk COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/full_disk.sh $<TARGET_FILE:moreau_exe>
+                                           ${CMAKE_CURRENT_BINARY_DIR}/full_disk)
+add_test(NAME robustness_full_disk_np2
+         COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/full_disk.sh $<TARGET_FILE:moreau_exe>
+                 ${CMAKE_CURRENT_BINARY_DIR}/full_disk_np2 ${MPIEXEC_EXECUTABLE} 2)
+set_tests_properties(robustness_full_disk robustness_full_disk_np2
+                     PROPERTIES TIMEOUT 180 SKIP_RETURN_CODE 77 ENVIRONMENT "${MOREAU_MPI_TEST_ENV}")
+set_tests_properties(robustness_full_disk_np2 PROPERTIES PROCESSORS 2)
