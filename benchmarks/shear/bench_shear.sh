@@ -8,10 +8,11 @@
 # 2. Continues it for STEPS steps on 1 and on 2 ranks (-restart of a copy),
 #    reading moreau's own Step event from -log_view: steps per second and
 #    contact updates per second (contacts x NLGS sweeps per second).
-# 3. The same bodies (the cell's last snapshot) in a closed box with walls
-#    on its faces and no gravity, at rest (a static packing has the same
-#    contact count), STEPS steps on 1 and 2 ranks: what the periodic images
-#    and Lees-Edwards ghosts cost.
+# 3. The same bodies (the cell's last snapshot, with their velocities) in a
+#    closed box a little wider than the cell, walls on its faces, no gravity,
+#    STEPS steps on 1 and 2 ranks: what the periodic images and
+#    Lees-Edwards ghosts cost against plain ghosts (the contact counts and
+#    sweeps per step differ; contact updates per second compare the two).
 # Prints one line per run; quote the load average with the figures.
 set -euo pipefail
 exe=$(readlink -f "$1") work=$2 dim=${3:-2} n=${4:-10000} steps=${5:-300}
@@ -29,16 +30,18 @@ if [ ! -d prep ]; then
 fi
 step0=$(ls prep/checkpoints | sed -n 's/ckpt_0*\([0-9][0-9]*\)\.h5/\1/p' | sort -n | tail -1)
 snap=$(ls prep/snapshots/*.h5 | sort | tail -1)
-lohi=$(python3 - "$snap" "$dim" <<'PY'
-import subprocess, sys
-snap, dim = sys.argv[1], int(sys.argv[2])
-# The box of the cell: the extent of the centres widened by a diameter.
-out = subprocess.run(["h5dump", "-d", "/bodies/position", "-y", "-w", "0", snap], capture_output=True, text=True).stdout
-vals = [float(v) for v in out.replace(",", " ").split() if v.replace(".", "").replace("-", "").replace("e", "").isdigit()]
-pts = [vals[i:i + 3] for i in range(0, len(vals) - len(vals) % 3, 3)]
-lo = [min(p[k] for p in pts) - 0.05 for k in range(dim)]
-hi = [max(p[k] for p in pts) + 0.05 for k in range(dim)]
-print(",".join(f"{v:.6f}" for v in lo + hi))
+# The closed box: the cell's final box (centred where the generator's was),
+# widened by two radii of the largest body on each side so that no body
+# starts inside a wall.
+lohi=$(python3 - prep/timeseries.csv "$dim" <<'PY'
+import csv, sys
+last = list(csv.DictReader(open(sys.argv[1])))[-1]
+dim = int(sys.argv[2])
+lens = [float(last["box_" + a]) for a in "xyz"[:dim]]
+margin = 0.05 * max(lens)
+lo = [0.5 - l / 2 - margin for l in lens]
+hi = [0.5 + l / 2 + margin for l in lens]
+print(",".join(f"{v:.9g}" for v in lo + hi))
 PY
 )
 step_rate() { # log file: steps/s and contact updates/s from -log_view and the time series
@@ -47,7 +50,7 @@ import csv, re, sys
 log, series, steps = sys.argv[1], sys.argv[2], int(sys.argv[3])
 t = None
 for line in open(log):
-    m = re.match(r"^Step\s+\d+\s+\S+\s+([0-9.e+-]+)", line)
+    m = re.match(r"^MoreauStep\s+\d+\s+\S+\s+([0-9.e+-]+)", line)
     if m: t = float(m.group(1))
 rows = list(csv.DictReader(open(series)))[-steps:]
 updates = sum(float(r["contacts"]) * float(r["iterations"]) for r in rows)
@@ -61,8 +64,22 @@ for np in 1 2; do
   echo "dim $dim, $n bodies, sheared periodic cell, $np rank(s): $(step_rate "cell_np$np.log" "cell_np$np/timeseries.csv")"
   rm -rf "box_np$np"
   "${mpi[@]}" -n $np "$exe" -dim "$dim" -particles_file "$snap" -box "$lohi" -gravity $grav -mu 0.4 -dt $dt \
-    -steps "$steps" -output_every 1 -snapshot_every 0 -status_every 0 -output_dir "box_np$np" -overlap_tol 0.25 \
+    -steps "$steps" -output_every 1 -snapshot_every 0 -status_every 0 -output_dir "box_np$np" \
     -log_view >"box_np$np.log"
   echo "dim $dim, $n bodies, same bodies in a closed box, $np rank(s): $(step_rate "box_np$np.log" "box_np$np/timeseries.csv")"
 done
+# Repartitioning in the drifting flow: 4 ranks, the share of the step time
+# spent in migration (every step) and partitioning (at each repartition).
+rm -rf cell_np4 && cp -r prep cell_np4
+"${mpi[@]}" -n 4 "$exe" -restart auto -output_dir cell_np4 -steps $((step0 + steps)) -output_every 1 -checkpoint_keep 1 \
+  -log_view >cell_np4.log
+python3 - cell_np4.log <<'PY'
+import re, sys
+t = {}
+for line in open(sys.argv[1]):
+    m = re.match(r"^(Moreau\w+)\s+(\d+)\s+\S+\s+([0-9.e+-]+)", line)
+    if m: t[m.group(1)] = (int(m.group(2)), float(m.group(3)))
+step, mig, part = t["MoreauStep"][1], t["MoreauMigrate"][1], t.get("MoreauPartition", (0, 0.0))
+print(f"4 ranks: migration {100 * mig / step:.1f}% of the step time, {part[0]} partitions costing {100 * part[1] / step:.2f}%")
+PY
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
