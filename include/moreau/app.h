@@ -25,6 +25,7 @@ MOREAU_MUST_CHECK moreau_err moreau_app_walls_from_options(moreau_sim *sim, cons
 
 extern const moreau_option_spec moreau_app_options[];
 extern const moreau_option_spec moreau_wall_options[];
+extern const moreau_option_spec moreau_domain_options[];
 extern const moreau_option_spec moreau_material_options[];
 
 #pragma GCC visibility pop

@@ -35,7 +35,9 @@ typedef struct {
   moreau_part_map map;         /* the partition's cell map (replicated) */
   double box_lo[3], box_hi[3]; /* the domain's box */
   int has_box;
-  char *options; /* the run's options as text (reader: allocated) */
+  double le_offset;   /* the domain's Lees-Edwards offset (0 without) */
+  double len_rate[3]; /* the rates of its box lengths (pressure control) */
+  char *options;      /* the run's options as text (reader: allocated) */
 } moreau_checkpoint;
 
 /* Collective over ck->run.comm. Writes the checkpoint of ck->run.step under

@@ -32,6 +32,7 @@ typedef struct {
   double *normal, *tangent, *binormal;
   double *ca, *cb; /* from the centre of a (of b) to the contact point */
   double *gap;     /* signed distance at detection; < 0 is an overlap */
+  double *vshift;  /* velocity of the image of b that a touches, on top of b's own (Lees-Edwards; else 0) */
   double *force;   /* (f_n, f_t, f_s) */
   int state_width;
   double *state;             /* state_width per contact */

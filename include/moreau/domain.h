@@ -58,9 +58,22 @@ void moreau_domain_get_lees_edwards(const moreau_domain *d, moreau_lees_edwards 
 /* Restores an offset (restart); it is reduced into [0, L_flow).
  * MOREAU_ERR_INPUT without Lees-Edwards or for a non-finite offset. */
 MOREAU_MUST_CHECK moreau_err moreau_domain_set_lees_edwards_offset(moreau_domain *d, double offset);
-/* Advances the Lees-Edwards offset by rate * L_gradient * dt, reduced into
- * [0, L_flow) each time so that it keeps full precision over long runs. */
+/* A box whose length along a periodic axis changes at `rate` (length per
+ * time; a pressure-controlled cell): both faces move apart at rate / 2, so
+ * the centre stays, and the image m periods away moves at m * rate along
+ * that axis on top of the body's own velocity. MOREAU_ERR_INPUT for a
+ * bounded axis or a non-finite rate. */
+MOREAU_MUST_CHECK moreau_err moreau_domain_set_length_rate(moreau_domain *d, int axis, double rate);
+double moreau_domain_length_rate(const moreau_domain *d, int axis);
+/* Advances the box by dt: lengths by their rates, then the Lees-Edwards
+ * offset by rate * L_gradient * dt, reduced into [0, L_flow) each time so
+ * that it keeps full precision over long runs. */
 void moreau_domain_advance(moreau_domain *d, double dt);
+/* Not collective. The mean flow the boundaries impose at x: the
+ * Lees-Edwards profile rate (x_g - centre_g) along flow and, along an axis
+ * whose length changes, the affine dilation rate_k / L_k (x_k - centre_k).
+ * Zero without either. */
+void moreau_domain_stream_velocity(const moreau_domain *d, const double x[3], double v[3]);
 
 /* Not collective. dx = xb' - xa, where xb' = xb + shift is the image of xb
  * nearest to xa (minimum image; along a Lees-Edwards gradient the image
@@ -73,10 +86,24 @@ void moreau_domain_advance(moreau_domain *d, double dt);
 void moreau_domain_separation(const moreau_domain *d, const double xa[3], const double xb[3], double dx[3],
                               double shift[3], double vshift[3]);
 
+/* Not collective. The image of a point m[k] periods away along each axis
+ * (m[k] must be 0 on bounded axes): x + shift is where that image sits and
+ * vshift the velocity it has on top of the point's own. Under Lees-Edwards
+ * the m[g] gradient periods also displace the image by m[g] * offset along
+ * flow and move it at m[g] * rate * L_gradient along flow. */
+void moreau_domain_image(const moreau_domain *d, const int m[3], double shift[3], double vshift[3]);
+/* Not collective. The image counts to visit so that every image of a point
+ * that can come within half a period of the box is among them: m[k] in
+ * [lo[k], hi[k]]; 0..0 on bounded axes, -1..1 on periodic ones, and -2..2
+ * along a Lees-Edwards flow axis (the offset displaces the gradient images
+ * by up to one more period). */
+void moreau_domain_image_range(const moreau_domain *d, int lo[3], int hi[3]);
+
 /* Not collective. Brings a position back into the box along the periodic
  * axes (a body that left through one face re-enters through the other); a
  * crossing of a Lees-Edwards gradient face shifts x along flow by -+offset
- * and v (may be NULL) along flow by -+rate L_gradient. Positions exactly at
+ * and v (may be NULL) along flow by -+rate L_gradient, and a crossing of a
+ * face that moves (length rate) shifts v along that axis by -+ the rate. Positions exactly at
  * hi go to lo. Returns m, the signed number of gradient periods added
  * (x_g -> x_g + m L_g, so -1 after leaving through the upper face; 0 without
  * Lees-Edwards). */

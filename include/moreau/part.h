@@ -5,6 +5,7 @@
 
 #include "moreau/bodies.h"
 #include "moreau/contacts.h"
+#include "moreau/domain.h"
 #include "moreau/error.h"
 #include "moreau/options.h"
 #include "moreau/walls.h"
@@ -56,6 +57,15 @@ void moreau_part_set_imbalance(moreau_part *part, double threshold);
 /* Cell edge; h <= 0 restores the default (twice the largest radius). The
  * grid is capped at 2^20 cells: the edge grows when it would exceed that. */
 void moreau_part_set_cell_size(moreau_part *part, double h);
+
+/* Not collective. The domain whose periodic axes the grid and the ghosts
+ * follow (not owned; it must outlive the partition and be the same on every
+ * rank). Without one every axis is bounded. Along a periodic axis the grid
+ * starts at the box's lower face and covers the period (bodies are expected
+ * wrapped into the box), and a body is sent as a ghost to every rank owning
+ * cells near any of its images (under Lees-Edwards the images of the current
+ * offset: ghosts are rebuilt every step). */
+void moreau_part_set_domain(moreau_part *part, const moreau_domain *domain);
 
 /* Collective. Builds the cell grid over the global bounding box of the bodies
  * (widened by margin on each side), partitions it and sends every body, with

@@ -4,6 +4,7 @@
 #include <mpi.h>
 #include <stdint.h>
 
+#include "moreau/analysis.h"
 #include "moreau/bodies.h"
 #include "moreau/contacts.h"
 #include "moreau/domain.h"
@@ -109,6 +110,18 @@ double moreau_sim_rmax(const moreau_sim *sim);
 /* Where the bodies came from, for messages about them ("" for generated). */
 void moreau_sim_set_input_name(moreau_sim *sim, const char *name);
 const moreau_step_stats *moreau_sim_stats(const moreau_sim *sim);
+/* Pressure control of a periodic box: after every step the length L along
+ * each axis k with axes[k] != 0 (periodic) moves as a wall of mass M pushed
+ * by the measured stress, M d2L/dt2 = A (sigma_kk - pressure), A the area of
+ * the face normal to k (its length in 2D), M = mass times the total mass of
+ * the bodies; the bodies' velocities follow the change of the affine field
+ * (rate / L) (x_k - centre_k), so the cell deforms homogeneously. The rate
+ * is capped at a tenth of the mean diameter per step. */
+void moreau_sim_set_pressure(moreau_sim *sim, double pressure, const int axes[3], double mass);
+void moreau_sim_get_pressure(const moreau_sim *sim, double *pressure, int axes[3], double *mass);
+/* The macroscopic state of a periodic box after the last step (and at
+ * setup); zeros without a periodic axis. */
+const moreau_macro_state *moreau_sim_macro_state(const moreau_sim *sim);
 /* The run state the io writers take (comm, dim, step, time, dt). */
 void moreau_sim_run_state(const moreau_sim *sim, moreau_run_state *rs);
 

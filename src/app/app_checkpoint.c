@@ -18,6 +18,13 @@ moreau_err app_checkpoint_write(const moreau_sim *sim, const char *dir, int keep
   moreau_part_get_map(moreau_sim_part(sim), &ck.map);
   ck.has_box = moreau_domain_has_box(moreau_sim_domain(sim));
   moreau_domain_get_box(moreau_sim_domain(sim), ck.box_lo, ck.box_hi);
+  {
+    moreau_lees_edwards le;
+    moreau_domain_get_lees_edwards(moreau_sim_domain(sim), &le);
+    ck.le_offset = le.on ? le.offset : 0.0;
+    for (int k = 0; k < 3; k++)
+      ck.len_rate[k] = moreau_domain_length_rate(moreau_sim_domain(sim), k);
+  }
   MOREAU_CHECK(PetscOptionsGetAll(NULL, &options) == 0, MOREAU_ERR_RUNTIME, "cannot list the run's options");
   ck.options = options;
   err = moreau_checkpoint_write(&ck, dir, keep);
@@ -48,7 +55,13 @@ static moreau_err restore_walls(moreau_walls *w, const moreau_walls *saved, cons
 static moreau_err restore(moreau_sim *sim, moreau_checkpoint *ck, const char *path)
 {
   MOREAU_CALL(restore_walls(moreau_sim_walls(sim), ck->walls, path));
+  moreau_lees_edwards le;
   if (ck->has_box) MOREAU_CALL(moreau_domain_set_box(moreau_sim_domain(sim), ck->box_lo, ck->box_hi));
+  /* The images continue where they were (the options give the rate). */
+  moreau_domain_get_lees_edwards(moreau_sim_domain(sim), &le);
+  if (le.on) MOREAU_CALL(moreau_domain_set_lees_edwards_offset(moreau_sim_domain(sim), ck->le_offset));
+  for (int k = 0; k < moreau_sim_dim(sim); k++)
+    if (ck->len_rate[k] != 0.0) MOREAU_CALL(moreau_domain_set_length_rate(moreau_sim_domain(sim), k, ck->len_rate[k]));
   moreau_sim_set_clock(sim, ck->run.step, ck->run.time);
   if (ck->rng_restored) moreau_nlgs_set_rng(moreau_sim_nlgs(sim), ck->rng);
   MOREAU_CALL(moreau_part_set_map(moreau_sim_part(sim), &ck->map));

@@ -157,11 +157,15 @@ static int check_lines(checker *c, const char *path, const char *text)
 
 /* The option names of a text file: each given once, spelled as registered;
  * and the files that follow "-options_file" (PETSc lets a file include
- * another). */
+ * another). Comments (# to the end of the line) are not read. */
 static int check_includes(checker *c, const char *path, char *text)
 {
-  char *save = NULL, *word = strtok_r(text, " \t\r\n", &save);
+  char *save = NULL, *word;
   seen_names seen = {.n = 0};
+  for (char *p = strchr(text, '#'); p; p = strchr(p, '#'))
+    while (*p && *p != '\n')
+      *p++ = ' ';
+  word = strtok_r(text, " \t\r\n", &save);
   while (word) {
     if (is_name(word) && (!check_case(c, word) || !check_repeat(c, &seen, word, path))) return 0;
     if (!strcmp(word, "-options_file")) {

@@ -16,7 +16,7 @@ typedef struct {
   int64_t steps, output_every, snapshot_every, status_every, seed;
   int64_t checkpoint_every, checkpoint_keep;
   int overwrite;
-  double t_end, overlap_tol, checkpoint_wall_interval;
+  double t_end, strain_end, overlap_tol, checkpoint_wall_interval;
   char particles_file[4096], output_dir[4096];
   char restart[4096]; /* the checkpoint this run continues, "" for a new run */
 } app_config;
@@ -29,6 +29,9 @@ static moreau_err read_config(app_config *cfg)
   cfg->dim = (int)dim;
   MOREAU_CALL(moreau_option_int("-steps", &cfg->steps));
   MOREAU_CALL(moreau_option_real("-t_end", &cfg->t_end));
+  MOREAU_CALL(moreau_option_real("-strain_end", &cfg->strain_end));
+  MOREAU_CHECK(cfg->strain_end >= 0 && isfinite(cfg->strain_end), MOREAU_ERR_INPUT,
+               "option -strain_end: must be >= 0, got %g", cfg->strain_end);
   MOREAU_CALL(moreau_option_int("-seed", &cfg->seed));
   MOREAU_CALL(moreau_option_string("-particles_file", cfg->particles_file, sizeof(cfg->particles_file)));
   MOREAU_CALL(moreau_option_real("-overlap_tol", &cfg->overlap_tol));
@@ -99,12 +102,15 @@ static moreau_err setup(MPI_Comm comm, app_config *cfg, moreau_sim **simp)
     }
     box_default = box;
   }
+  MOREAU_CALL(app_domain_from_options(sim, box_default));
   MOREAU_CALL(moreau_app_walls_from_options(sim, box_default));
   MOREAU_CALL(moreau_options_check_unknown());
   if (cfg->restart[0]) {
     MOREAU_CALL(app_checkpoint_restore(sim, cfg->restart));
     MOREAU_CALL(moreau_checkpoint_discard_after(comm, cfg->output_dir, moreau_sim_step_index(sim)));
   }
+  MOREAU_CALL(moreau_error_agree(comm, app_domain_inertial_number(sim)));
+  if (!cfg->restart[0]) MOREAU_CALL(app_domain_start_profile(sim));
   /* The overlaps of a checkpoint are the run's own: nothing to refuse; a
    * snapshot may hold the overlaps a run allows (up to -overlap_stop). */
   MOREAU_CALL(moreau_sim_setup(sim, cfg->restart[0] ? HUGE_VAL : input_overlap_tol(cfg)));
@@ -116,10 +122,20 @@ static moreau_err setup(MPI_Comm comm, app_config *cfg, moreau_sim **simp)
   return MOREAU_SUCCESS;
 }
 
+/* The time the run stops at: -t_end, or earlier when -strain_end is reached
+ * first at the Lees-Edwards rate. */
+static double end_time(const app_config *cfg, const moreau_sim *sim)
+{
+  moreau_lees_edwards le;
+  moreau_domain_get_lees_edwards(moreau_sim_domain(sim), &le);
+  if (cfg->strain_end > 0 && le.on && le.rate != 0.0) return fmin(cfg->t_end, cfg->strain_end / fabs(le.rate));
+  return cfg->t_end;
+}
+
 static int finished(const app_config *cfg, const moreau_sim *sim)
 {
   if (cfg->steps >= 0 && moreau_sim_step_index(sim) >= cfg->steps) return 1;
-  return moreau_sim_time(sim) >= cfg->t_end - 0.5 * moreau_sim_dt(sim);
+  return moreau_sim_time(sim) >= end_time(cfg, sim) - 0.5 * moreau_sim_dt(sim);
 }
 
 /* Whether to checkpoint after this step, agreed by every rank in one small
@@ -183,7 +199,7 @@ static moreau_err run(const app_config *cfg, moreau_sim *sim, int *stopped, int 
       last_snapshot = step;
     }
     if (cfg->status_every > 0 && step % cfg->status_every == 0)
-      moreau_run_output_status(out, sim, MPI_Wtime() - t0, cfg->steps, cfg->t_end);
+      moreau_run_output_status(out, sim, MPI_Wtime() - t0, cfg->steps, end_time(cfg, sim));
     MOREAU_CALL(checkpoint_due(cfg, sim, last_checkpoint, &due, &stop));
     if (due) {
       MOREAU_CALL(output(app_checkpoint_write(sim, cfg->output_dir, (int)cfg->checkpoint_keep), agreed));

@@ -7,6 +7,7 @@ const moreau_option_spec moreau_app_options[] = {
     {"-dim", "<2|3>", "2", "space dimension of the run"},
     {"-steps", "<int>", "-1", "stop after this many steps (-1: no limit)"},
     {"-t_end", "<real>", "0.5", "stop when the simulated time reaches this value"},
+    {"-strain_end", "<real>", "0", "stop when the Lees-Edwards shear strain reaches this value (0: no such stop)"},
     {"-seed", "<int>", "1", "seed of every random choice (generators, sweep order)"},
     {"-particles_file", "<file>", "", "read bodies from a .csv or .h5 snapshot file instead of generating them"},
     {"-overlap_tol", "<real>", "0.01", "largest initial overlap accepted, as a fraction of the smaller radius"},
@@ -42,6 +43,28 @@ const moreau_option_spec moreau_wall_options[] = {
     {"-wall<i>_material", "<int>", "0", "material of wall i"},
     {NULL, NULL, NULL, NULL}};
 
+const moreau_option_spec moreau_domain_options[] = {
+    {"-periodic", "<axes>", "",
+     "periodic axes, e.g. x or x,z, over the box of -box or of the generator (no walls on their faces)"},
+    {"-lees_edwards", "<rate>", "",
+     "shear rate of Lees-Edwards images: the gradient axis' images slide along the flow axis (both become periodic)"},
+    {"-lees_edwards_velocity", "<real>", "",
+     "the same shear given as the velocity difference across the box (rate = it / box length along the gradient)"},
+    {"-lees_edwards_axes", "<flow,gradient>", "x,y", "flow and gradient axes of the Lees-Edwards images"},
+    {"-lees_edwards_profile", "<bool>", "true",
+     "a new run starts with the imposed linear velocity profile added to the bodies' velocities"},
+    {"-pressure", "<real>", "",
+     "normal stress imposed on a periodic box: its length along -pressure_axes follows the measured stress"},
+    {"-pressure_axes", "<axes>", "",
+     "axes whose length is pressure-controlled (default: the Lees-Edwards gradient axis, else every periodic axis)"},
+    {"-barostat_mass", "<real>", "1",
+     "mass M of the pressure control over the bodies' total mass: M d2L/dt2 = A (sigma - p) for each controlled "
+     "length L (A: the face area)"},
+    {"-inertial_number", "<real>", "",
+     "shear at the inertial number I: the Lees-Edwards rate is I / (d sqrt(rho / p)), d the mean diameter, rho the "
+     "grain density, p -pressure"},
+    {NULL, NULL, NULL, NULL}};
+
 const moreau_option_spec moreau_material_options[] = {
     {"-materials", "<int>", "1", "number of materials"},
     {"-density", "<real>", "1000", "density of every material (mass per area in 2D, per volume in 3D)"},
@@ -57,6 +80,7 @@ moreau_err moreau_app_register_options(void)
   MOREAU_CALL(moreau_options_register("Time stepping", moreau_sim_options));
   MOREAU_CALL(moreau_options_register("Materials", moreau_material_options));
   MOREAU_CALL(moreau_options_register("Walls", moreau_wall_options));
+  MOREAU_CALL(moreau_options_register("Periodic and sheared boxes", moreau_domain_options));
   MOREAU_CALL(moreau_options_register("Generator (when no -particles_file)", moreau_generate_options));
   MOREAU_CALL(moreau_options_register("Contact solver (NLGS)", moreau_nlgs_options));
   MOREAU_CALL(moreau_options_register("Partitioning (parallel runs)", moreau_part_options));

@@ -33,6 +33,23 @@ MOREAU_MUST_CHECK moreau_err app_restart_options(MPI_Comm comm, char *path, size
  * well, the same on every rank. */
 int app_command_line_ok(MPI_Comm comm, int argc, char **argv);
 
+/* app_domain.c */
+/* Not collective. The periodic axes (-periodic), Lees-Edwards images
+ * (-lees_edwards, -lees_edwards_velocity or -inertial_number,
+ * -lees_edwards_axes) and pressure control (-pressure, -pressure_axes,
+ * -barostat_mass) of the domain, on the box of -box or else box_default
+ * (the generator's; NULL: none). Before the walls: a periodic axis gets no
+ * walls from a box. */
+MOREAU_MUST_CHECK moreau_err app_domain_from_options(moreau_sim *sim, const double *box_default);
+/* Collective, once the bodies are in place (after a restart's): with
+ * -inertial_number, the Lees-Edwards rate I / (d sqrt(rho / p)) from the
+ * bodies' mean diameter and grain density (the offset stays). */
+MOREAU_MUST_CHECK moreau_err app_domain_inertial_number(moreau_sim *sim);
+/* Not collective. A new run under Lees-Edwards starts with the imposed
+ * linear profile added to the owned bodies' velocities (unless
+ * -lees_edwards_profile false). */
+MOREAU_MUST_CHECK moreau_err app_domain_start_profile(moreau_sim *sim);
+
 /* app_signals.c */
 /* Not collective. SIGTERM, SIGUSR1 and SIGINT only set a flag from now on. */
 void app_signals_install(void);

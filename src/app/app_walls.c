@@ -3,7 +3,8 @@
 
 #include "moreau/app.h"
 
-/* Fixed walls on every face of the box, which also becomes the domain's box. */
+/* Fixed walls on every face of the box but those of periodic axes; the box
+ * also becomes the domain's box. */
 static moreau_err add_box(moreau_sim *sim, const double *box)
 {
   int dim = moreau_sim_dim(sim);
@@ -11,14 +12,15 @@ static moreau_err add_box(moreau_sim *sim, const double *box)
   for (int k = 0; k < dim; k++) {
     double p[3] = {0, 0, 0}, n[3] = {0, 0, 0};
     MOREAU_CHECK(box[dim + k] > box[k], MOREAU_ERR_INPUT, "option -box: upper bound %d not above the lower one", k);
+    lo[k] = box[k];
+    hi[k] = box[dim + k];
+    if (moreau_domain_is_periodic(moreau_sim_domain(sim), k)) continue;
     p[k] = box[k];
     n[k] = 1.0;
     MOREAU_CALL(moreau_walls_add(moreau_sim_walls(sim), p, n, MOREAU_WALL_FIXED, NULL, 0.0, 0.0, 0, NULL));
     p[k] = box[dim + k];
     n[k] = -1.0;
     MOREAU_CALL(moreau_walls_add(moreau_sim_walls(sim), p, n, MOREAU_WALL_FIXED, NULL, 0.0, 0.0, 0, NULL));
-    lo[k] = box[k];
-    hi[k] = box[dim + k];
   }
   MOREAU_CALL(moreau_domain_set_box(moreau_sim_domain(sim), lo, hi));
   return MOREAU_SUCCESS;

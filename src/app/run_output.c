@@ -5,6 +5,7 @@
 struct moreau_run_output {
   moreau_timeseries *ts;
   int ncols;
+  int cell; /* the columns of a periodic cell are written */
   double *row;
 };
 
@@ -36,6 +37,23 @@ static moreau_err open_series(const moreau_sim *sim, const char *dir, int resume
       snprintf(name, sizeof(name), "wall%d_%c", w, axes[d]);
       MOREAU_CALL(moreau_timeseries_add_column(out->ts, name));
     }
+  }
+  out->cell = moreau_domain_any_periodic(moreau_sim_domain(sim));
+  if (out->cell) {
+    char name[64];
+    static const char *const cell_columns[] = {"strain",        "solid_fraction", "pressure_target", "pressure",
+                                               "normal_stress", "shear_stress",   "friction",        NULL};
+    for (int i = 0; cell_columns[i]; i++, out->ncols++)
+      MOREAU_CALL(moreau_timeseries_add_column(out->ts, cell_columns[i]));
+    for (int d = 0; d < dim; d++, out->ncols++) {
+      snprintf(name, sizeof(name), "box_%c", axes[d]);
+      MOREAU_CALL(moreau_timeseries_add_column(out->ts, name));
+    }
+    for (int i = 0; i < dim; i++)
+      for (int j = i; j < dim; j++, out->ncols++) {
+        snprintf(name, sizeof(name), "stress_%c%c", axes[i], axes[j]);
+        MOREAU_CALL(moreau_timeseries_add_column(out->ts, name));
+      }
   }
   MOREAU_CALL(moreau_malloc((size_t)out->ncols * sizeof(double), &out->row));
   *outp = out;
@@ -77,6 +95,40 @@ moreau_err moreau_kinetic_energy(const moreau_sim *sim, double *energy)
   return MOREAU_SUCCESS;
 }
 
+/* The periodic cell's columns; returns how many. Under Lees-Edwards the
+ * normal stress is sigma_gg (gradient axis), the shear stress the
+ * flow-gradient component with the sign that makes it positive when it
+ * resists the imposed shear, and friction their ratio; without, the normal
+ * stress is the pressure and the other two are 0. */
+static int cell_row(const moreau_sim *sim, double *r)
+{
+  const moreau_macro_state *ms = moreau_sim_macro_state(sim);
+  const moreau_domain *d = moreau_sim_domain(sim);
+  const int dim = moreau_sim_dim(sim);
+  moreau_lees_edwards le;
+  double lo[3], hi[3], pressure, tau = 0.0, trace = 0.0, mass;
+  int k = 0, axes[3];
+  moreau_domain_get_lees_edwards(d, &le);
+  moreau_domain_get_box(d, lo, hi);
+  moreau_sim_get_pressure(sim, &pressure, axes, &mass);
+  for (int i = 0; i < dim; i++)
+    trace += ms->sigma[4 * i];
+  if (le.on) tau = -(le.rate > 0 ? 1.0 : le.rate < 0 ? -1.0 : 0.0) * ms->sigma[3 * le.flow + le.gradient];
+  r[k++] = le.on ? le.rate * moreau_sim_time(sim) : 0.0;
+  r[k++] = ms->solid_fraction;
+  r[k++] = pressure;
+  r[k++] = trace / dim;
+  r[k++] = le.on ? ms->sigma[4 * le.gradient] : trace / dim;
+  r[k++] = tau;
+  r[k++] = le.on && ms->sigma[4 * le.gradient] > 0 ? tau / ms->sigma[4 * le.gradient] : 0.0;
+  for (int i = 0; i < dim; i++)
+    r[k++] = hi[i] - lo[i];
+  for (int i = 0; i < dim; i++)
+    for (int j = i; j < dim; j++)
+      r[k++] = ms->sigma[3 * i + j];
+  return k;
+}
+
 moreau_err moreau_run_output_row(moreau_run_output *out, const moreau_sim *sim)
 {
   double *r = out->row;
@@ -100,6 +152,8 @@ moreau_err moreau_run_output_row(moreau_run_output *out, const moreau_sim *sim)
     for (int d = 0; d < dim; d++)
       r[k++] = walls->point[3 * w + d];
   }
+  if (out->cell) k += cell_row(sim, &r[k]);
+  MOREAU_ASSERT(k == out->ncols);
   MOREAU_CALL(moreau_timeseries_write(out->ts, r));
   return MOREAU_SUCCESS;
 }

@@ -54,9 +54,11 @@ static void complete_frame(int dim, const double *n, double *t, double *s)
   s[2] = n[0] * t[1] - n[1] * t[0];
 }
 
-/* The contact point sits in the middle of the gap (or of the overlap). */
+/* The contact point sits in the middle of the gap (or of the overlap). xb is
+ * the position of the image of b that a touches, vshift that image's
+ * velocity on top of b's own (NULL: none). */
 static moreau_err push_contact(moreau_contacts *c, int dim, const moreau_bodies *b, moreau_lid a, moreau_lid ib,
-                               moreau_gid gid_b, const double *n, double gap, const double *xb)
+                               moreau_gid gid_b, const double *n, double gap, const double *xb, const double *vshift)
 {
   moreau_lid k;
   const double *xa = &b->x[3 * a];
@@ -67,9 +69,30 @@ static moreau_err push_contact(moreau_contacts *c, int dim, const moreau_bodies 
     c->normal[3 * k + i] = n[i];
     c->ca[3 * k + i] = p - xa[i];
     c->cb[3 * k + i] = xb ? p - xb[i] : 0.0;
+    c->vshift[3 * k + i] = vshift ? vshift[i] : 0.0;
   }
   complete_frame(dim, n, &c->tangent[3 * k], &c->binormal[3 * k]);
   c->gap[k] = gap;
+  return MOREAU_SUCCESS;
+}
+
+/* Pushes the contact of owned a with b seen at xb (an image position, or b's
+ * own) when their gap is below alert. */
+static moreau_err try_pair(moreau_contacts *c, int dim, const moreau_bodies *b, moreau_lid a, moreau_lid ib,
+                           const double *xb, const double *vshift, double alert)
+{
+  const double *xa = &b->x[3 * a];
+  double dx3[3] = {xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]};
+  double dist2 = dx3[0] * dx3[0] + dx3[1] * dx3[1] + dx3[2] * dx3[2];
+  double reach = b->radius[a] + b->radius[ib] + alert;
+  if (dist2 >= reach * reach) return MOREAU_SUCCESS;
+  /* Coincident centres have no normal: any axis will do, and the overlap
+   * (both radii) shows in the checks of the state. */
+  double dist = sqrt(dist2), nrm[3] = {1.0, 0.0, 0.0};
+  if (dist > 0.0)
+    for (int k = 0; k < 3; k++)
+      nrm[k] = dx3[k] / dist;
+  MOREAU_CALL(push_contact(c, dim, b, a, ib, b->gid[ib], nrm, dist - b->radius[a] - b->radius[ib], xb, vshift));
   return MOREAU_SUCCESS;
 }
 
@@ -82,8 +105,164 @@ static moreau_err detect_walls(const moreau_bodies *b, const moreau_walls *w, do
       double dist = (xa[0] - p[0]) * nw[0] + (xa[1] - p[1]) * nw[1] + (xa[2] - p[2]) * nw[2];
       double gap = dist - b->radius[a], n[3] = {-nw[0], -nw[1], -nw[2]};
       if (gap >= alert) continue;
-      MOREAU_CALL(push_contact(c, b->dim, b, a, -(iw + 1), MOREAU_WALL_GID(iw), n, gap, NULL));
+      MOREAU_CALL(push_contact(c, b->dim, b, a, -(iw + 1), MOREAU_WALL_GID(iw), n, gap, NULL, NULL));
     }
+  }
+  return MOREAU_SUCCESS;
+}
+
+/* The linked cells of this call: a grid over the bounding box of the local
+ * bodies. */
+typedef struct {
+  int dim, nc[3];
+  double lo[3], hi[3], h;
+} detect_grid;
+
+static int grid_axis_cell(const detect_grid *g, int k, double x)
+{
+  int ck = (int)((x - g->lo[k]) / g->h);
+  return ck < 0 ? 0 : (ck >= g->nc[k] ? g->nc[k] - 1 : ck);
+}
+
+/* Sorts the n local bodies into cells (CSR in d->cell_start, d->order). */
+static moreau_err bin_bodies(moreau_detector *d, const moreau_bodies *b, moreau_lid n, double alert, detect_grid *g)
+{
+  int dim = b->dim;
+  double rmax = 0.0, h;
+  moreau_lid ncell;
+  g->dim = dim;
+  for (int k = 0; k < 3; k++) {
+    g->lo[k] = g->hi[k] = b->x[k];
+    g->nc[k] = 1;
+  }
+  for (moreau_lid i = 0; i < n; i++) {
+    for (int k = 0; k < dim; k++) {
+      double xi = b->x[3 * i + k];
+      g->lo[k] = xi < g->lo[k] ? xi : g->lo[k];
+      g->hi[k] = xi > g->hi[k] ? xi : g->hi[k];
+    }
+    rmax = b->radius[i] > rmax ? b->radius[i] : rmax;
+  }
+  /* Cells no smaller than the largest interaction distance, so that a
+   * contact partner is always in one of the 3^dim neighbouring cells. */
+  h = 2.0 * rmax + (alert > 0 ? alert : 0.0);
+  if (!(h > 0)) h = 1.0;
+  {
+    double ncells = 1.0;
+    for (int k = 0; k < dim; k++) {
+      double m = floor((g->hi[k] - g->lo[k]) / h) + 1.0;
+      ncells *= m;
+    }
+    /* A sparse scene over a huge box would ask for too many cells: grow h. */
+    while (ncells > 4.0 * (double)n + 64.0) {
+      h *= 1.5;
+      ncells = 1.0;
+      for (int k = 0; k < dim; k++)
+        ncells *= floor((g->hi[k] - g->lo[k]) / h) + 1.0;
+    }
+  }
+  g->h = h;
+  ncell = 1;
+  for (int k = 0; k < dim; k++) {
+    g->nc[k] = (int)floor((g->hi[k] - g->lo[k]) / h) + 1;
+    ncell *= g->nc[k];
+  }
+  if (ncell + 1 > d->ncell_cap) {
+    MOREAU_CALL(moreau_realloc((size_t)(ncell + 1) * sizeof(moreau_lid), &d->cell_start));
+    d->ncell_cap = ncell + 1;
+  }
+  if (n > d->nbody_cap) {
+    MOREAU_CALL(moreau_realloc((size_t)n * sizeof(moreau_lid), &d->order));
+    MOREAU_CALL(moreau_realloc((size_t)n * sizeof(moreau_lid), &d->body_cell));
+    d->nbody_cap = n;
+  }
+  memset(d->cell_start, 0, (size_t)(ncell + 1) * sizeof(moreau_lid));
+  for (moreau_lid i = 0; i < n; i++) {
+    int cell = 0;
+    for (int k = dim - 1; k >= 0; k--)
+      cell = cell * g->nc[k] + grid_axis_cell(g, k, b->x[3 * i + k]);
+    d->body_cell[i] = cell;
+    d->cell_start[cell + 1]++;
+  }
+  for (moreau_lid k = 0; k < ncell; k++)
+    d->cell_start[k + 1] += d->cell_start[k];
+  for (moreau_lid i = 0; i < n; i++)
+    d->order[d->cell_start[d->body_cell[i]]++] = i;
+  for (moreau_lid k = ncell; k > 0; k--)
+    d->cell_start[k] = d->cell_start[k - 1];
+  d->cell_start[0] = 0;
+  return MOREAU_SUCCESS;
+}
+
+/* Bounded axes only: the partners of a are in the 3^dim cells around its
+ * own, and separations are plain differences. */
+static moreau_err pairs_bounded(const moreau_detector *d, const moreau_bodies *b, const detect_grid *g, double alert,
+                                moreau_contacts *c)
+{
+  const int *nc = g->nc;
+  for (moreau_lid a = 0; a < b->n_owned; a++) {
+    int ca[3] = {0, 0, 0}, cell = d->body_cell[a];
+    for (int k = 0; k < g->dim; k++) {
+      ca[k] = cell % nc[k];
+      cell /= nc[k];
+    }
+    int zlo = g->dim == 3 ? -1 : 0, zhi = g->dim == 3 ? 1 : 0;
+    for (int dz = zlo; dz <= zhi; dz++)
+      for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+          int cx = ca[0] + dx, cy = ca[1] + dy, cz = ca[2] + dz;
+          if (cx < 0 || cx >= nc[0] || cy < 0 || cy >= nc[1] || cz < 0 || cz >= nc[2]) continue;
+          int nb = (cz * nc[1] + cy) * nc[0] + cx;
+          for (moreau_lid j = d->cell_start[nb]; j < d->cell_start[nb + 1]; j++) {
+            moreau_lid ib = d->order[j];
+            if (b->gid[ib] <= b->gid[a]) continue;
+            MOREAU_CALL(try_pair(c, g->dim, b, a, ib, &b->x[3 * ib], NULL, alert));
+          }
+        }
+  }
+  return MOREAU_SUCCESS;
+}
+
+/* Periodic axes: for each image of the box that can reach a, the cells of
+ * the local grid whose bodies' images there may touch a. A pair is taken
+ * through the one image within the interaction range (unique because every
+ * period is at least twice that range, which the setup checks), so each pair
+ * gives one contact whatever the partition, with the geometry of that image
+ * computed the same way on every rank. */
+static moreau_err pairs_through_images(const moreau_detector *d, const moreau_domain *domain, const moreau_bodies *b,
+                                       const detect_grid *g, double alert, moreau_contacts *c)
+{
+  int mlo[3], mhi[3], m[3];
+  moreau_domain_image_range(domain, mlo, mhi);
+  for (moreau_lid a = 0; a < b->n_owned; a++) {
+    const double *xa = &b->x[3 * a];
+    for (m[2] = mlo[2]; m[2] <= mhi[2]; m[2]++)
+      for (m[1] = mlo[1]; m[1] <= mhi[1]; m[1]++)
+        for (m[0] = mlo[0]; m[0] <= mhi[0]; m[0]++) {
+          double shift[3], vshift[3];
+          int clo[3] = {0, 0, 0}, chi[3] = {0, 0, 0}, miss = 0;
+          moreau_domain_image(domain, m, shift, vshift);
+          /* b's image at xb + shift within h of xa: xb within h of xa - shift. */
+          for (int k = 0; k < g->dim && !miss; k++) {
+            double q = xa[k] - shift[k];
+            miss = q + g->h < g->lo[k] || q - g->h > g->hi[k];
+            clo[k] = grid_axis_cell(g, k, q - g->h);
+            chi[k] = grid_axis_cell(g, k, q + g->h);
+          }
+          if (miss) continue;
+          for (int cz = clo[2]; cz <= chi[2]; cz++)
+            for (int cy = clo[1]; cy <= chi[1]; cy++)
+              for (int cx = clo[0]; cx <= chi[0]; cx++) {
+                int nb = (cz * g->nc[1] + cy) * g->nc[0] + cx;
+                for (moreau_lid j = d->cell_start[nb]; j < d->cell_start[nb + 1]; j++) {
+                  moreau_lid ib = d->order[j];
+                  if (b->gid[ib] <= b->gid[a]) continue;
+                  const double *xb = &b->x[3 * ib];
+                  double image[3] = {xb[0] + shift[0], xb[1] + shift[1], xb[2] + shift[2]};
+                  MOREAU_CALL(try_pair(c, g->dim, b, a, ib, image, vshift, alert));
+                }
+              }
+        }
   }
   return MOREAU_SUCCESS;
 }
@@ -91,115 +270,16 @@ static moreau_err detect_walls(const moreau_bodies *b, const moreau_walls *w, do
 moreau_err moreau_detect(moreau_detector *d, const moreau_domain *domain, const moreau_bodies *b, const moreau_walls *w,
                          double alert, moreau_contacts *c)
 {
-  moreau_lid n = moreau_bodies_n_local(b), ncell;
-  /* Asked once: the common bounded case keeps the plain difference inline. */
-  const int periodic = moreau_domain_any_periodic(domain);
-  int dim = b->dim, nc[3] = {1, 1, 1};
-  double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, rmax = 0.0, h;
-
+  moreau_lid n = moreau_bodies_n_local(b);
+  detect_grid g;
   moreau_log_begin(MOREAU_EV_DETECT);
   moreau_contacts_clear(c);
   if (n > 0) {
-    for (int k = 0; k < 3; k++)
-      lo[k] = hi[k] = b->x[k];
-    for (moreau_lid i = 0; i < n; i++) {
-      for (int k = 0; k < dim; k++) {
-        double xi = b->x[3 * i + k];
-        lo[k] = xi < lo[k] ? xi : lo[k];
-        hi[k] = xi > hi[k] ? xi : hi[k];
-      }
-      rmax = b->radius[i] > rmax ? b->radius[i] : rmax;
-    }
-    /* Cells no smaller than the largest interaction distance, so that a
-     * contact partner is always in one of the 3^dim neighbouring cells. */
-    h = 2.0 * rmax + (alert > 0 ? alert : 0.0);
-    if (!(h > 0)) h = 1.0;
-    {
-      double ncells = 1.0;
-      for (int k = 0; k < dim; k++) {
-        double m = floor((hi[k] - lo[k]) / h) + 1.0;
-        ncells *= m;
-      }
-      /* A sparse scene over a huge box would ask for too many cells: grow h. */
-      while (ncells > 4.0 * (double)n + 64.0) {
-        h *= 1.5;
-        ncells = 1.0;
-        for (int k = 0; k < dim; k++)
-          ncells *= floor((hi[k] - lo[k]) / h) + 1.0;
-      }
-    }
-    ncell = 1;
-    for (int k = 0; k < dim; k++) {
-      nc[k] = (int)floor((hi[k] - lo[k]) / h) + 1;
-      ncell *= nc[k];
-    }
-    if (ncell + 1 > d->ncell_cap) {
-      MOREAU_CALL(moreau_realloc((size_t)(ncell + 1) * sizeof(moreau_lid), &d->cell_start));
-      d->ncell_cap = ncell + 1;
-    }
-    if (n > d->nbody_cap) {
-      MOREAU_CALL(moreau_realloc((size_t)n * sizeof(moreau_lid), &d->order));
-      MOREAU_CALL(moreau_realloc((size_t)n * sizeof(moreau_lid), &d->body_cell));
-      d->nbody_cap = n;
-    }
-    memset(d->cell_start, 0, (size_t)(ncell + 1) * sizeof(moreau_lid));
-    for (moreau_lid i = 0; i < n; i++) {
-      int cell = 0;
-      for (int k = dim - 1; k >= 0; k--) {
-        int ck = (int)((b->x[3 * i + k] - lo[k]) / h);
-        ck = ck < 0 ? 0 : (ck >= nc[k] ? nc[k] - 1 : ck);
-        cell = cell * nc[k] + ck;
-      }
-      d->body_cell[i] = cell;
-      d->cell_start[cell + 1]++;
-    }
-    for (moreau_lid k = 0; k < ncell; k++)
-      d->cell_start[k + 1] += d->cell_start[k];
-    for (moreau_lid i = 0; i < n; i++)
-      d->order[d->cell_start[d->body_cell[i]]++] = i;
-    for (moreau_lid k = ncell; k > 0; k--)
-      d->cell_start[k] = d->cell_start[k - 1];
-    d->cell_start[0] = 0;
-
-    for (moreau_lid a = 0; a < b->n_owned; a++) {
-      int ca[3] = {0, 0, 0}, cell = d->body_cell[a];
-      const double *xa = &b->x[3 * a];
-      for (int k = 0; k < dim; k++) {
-        ca[k] = cell % nc[k];
-        cell /= nc[k];
-      }
-      int zlo = dim == 3 ? -1 : 0, zhi = dim == 3 ? 1 : 0;
-      for (int dz = zlo; dz <= zhi; dz++)
-        for (int dy = -1; dy <= 1; dy++)
-          for (int dx = -1; dx <= 1; dx++) {
-            int cx = ca[0] + dx, cy = ca[1] + dy, cz = ca[2] + dz;
-            if (cx < 0 || cx >= nc[0] || cy < 0 || cy >= nc[1] || cz < 0 || cz >= nc[2]) continue;
-            int nb = (cz * nc[1] + cy) * nc[0] + cx;
-            for (moreau_lid j = d->cell_start[nb]; j < d->cell_start[nb + 1]; j++) {
-              moreau_lid ib = d->order[j];
-              if (b->gid[ib] <= b->gid[a]) continue;
-              const double *xb = &b->x[3 * ib];
-              double dx3[3] = {xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]}, image[3];
-              if (periodic) {
-                double shift[3];
-                moreau_domain_separation(domain, xa, xb, dx3, shift, NULL);
-                for (int k = 0; k < 3; k++)
-                  image[k] = xb[k] + shift[k];
-                xb = image;
-              }
-              double dist2 = dx3[0] * dx3[0] + dx3[1] * dx3[1] + dx3[2] * dx3[2];
-              double reach = b->radius[a] + b->radius[ib] + alert;
-              if (dist2 >= reach * reach) continue;
-              /* Coincident centres have no normal: any axis will do, and the
-               * overlap (both radii) shows in the checks of the state. */
-              double dist = sqrt(dist2), nrm[3] = {1.0, 0.0, 0.0};
-              if (dist > 0.0)
-                for (int k = 0; k < 3; k++)
-                  nrm[k] = dx3[k] / dist;
-              MOREAU_CALL(push_contact(c, dim, b, a, ib, b->gid[ib], nrm, dist - b->radius[a] - b->radius[ib], xb));
-            }
-          }
-    }
+    MOREAU_CALL(bin_bodies(d, b, n, alert, &g));
+    if (moreau_domain_any_periodic(domain))
+      MOREAU_CALL(pairs_through_images(d, domain, b, &g, alert, c));
+    else
+      MOREAU_CALL(pairs_bounded(d, b, &g, alert, c));
   }
   MOREAU_CALL(detect_walls(b, w, alert, c));
   MOREAU_CALL(moreau_contacts_sort(c));

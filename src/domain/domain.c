@@ -15,6 +15,9 @@ struct moreau_domain {
   /* Cached so that separation without periodic axes is a single test. */
   int any_periodic;
   moreau_lees_edwards le;
+  /* Rate of change of the box length per axis (a pressure-controlled cell):
+   * both faces move apart at half of it, so the box centre stays. */
+  double len_rate[3];
 };
 
 moreau_err moreau_domain_create(int dim, moreau_domain **d)
@@ -127,12 +130,44 @@ moreau_err moreau_domain_set_lees_edwards_offset(moreau_domain *d, double offset
   return MOREAU_SUCCESS;
 }
 
+moreau_err moreau_domain_set_length_rate(moreau_domain *d, int axis, double rate)
+{
+  MOREAU_CHECK(axis >= 0 && axis < d->dim && d->periodic[axis], MOREAU_ERR_INPUT,
+               "a box length rate needs a periodic axis, got axis %d", axis);
+  MOREAU_CHECK(isfinite(rate), MOREAU_ERR_INPUT, "box length rate must be finite, got %g", rate);
+  d->len_rate[axis] = rate;
+  return MOREAU_SUCCESS;
+}
+
+double moreau_domain_length_rate(const moreau_domain *d, int axis)
+{
+  return axis >= 0 && axis < 3 ? d->len_rate[axis] : 0.0;
+}
+
 void moreau_domain_advance(moreau_domain *d, double dt)
 {
+  for (int k = 0; k < d->dim; k++) {
+    if (d->len_rate[k] == 0.0) continue;
+    double mid = 0.5 * (d->lo[k] + d->hi[k]), half = 0.5 * (d->len[k] + d->len_rate[k] * dt);
+    d->lo[k] = mid - half;
+    d->hi[k] = mid + half;
+    d->len[k] = d->hi[k] - d->lo[k];
+    d->half[k] = 0.5 * d->len[k];
+    if (d->le.on && k == d->le.gradient) d->le.velocity_jump = d->le.rate * d->len[k];
+  }
   if (!d->le.on) return;
   /* Reducing every step keeps the offset below L_flow, so each step rounds at
    * the scale of the box rather than of the total sheared distance. */
   d->le.offset = reduce_offset(d->le.offset + d->le.velocity_jump * dt, d->len[d->le.flow]);
+}
+
+void moreau_domain_stream_velocity(const moreau_domain *d, const double x[3], double v[3])
+{
+  v[0] = v[1] = v[2] = 0.0;
+  for (int k = 0; k < d->dim; k++)
+    if (d->len_rate[k] != 0.0) v[k] = d->len_rate[k] / d->len[k] * (x[k] - 0.5 * (d->lo[k] + d->hi[k]));
+  if (d->le.on)
+    v[d->le.flow] += d->le.rate * (x[d->le.gradient] - 0.5 * (d->lo[d->le.gradient] + d->hi[d->le.gradient]));
 }
 
 /* The multiple of len to subtract from dx for the minimum image, by
@@ -186,6 +221,27 @@ void moreau_domain_separation(const moreau_domain *d, const double xa[3], const 
   }
 }
 
+void moreau_domain_image(const moreau_domain *d, const int m[3], double shift[3], double vshift[3])
+{
+  for (int k = 0; k < 3; k++) {
+    shift[k] = k < d->dim ? m[k] * d->len[k] : 0.0;
+    vshift[k] = k < d->dim ? m[k] * d->len_rate[k] : 0.0;
+  }
+  if (d->le.on) {
+    shift[d->le.flow] += m[d->le.gradient] * d->le.offset;
+    vshift[d->le.flow] = m[d->le.gradient] * d->le.velocity_jump;
+  }
+}
+
+void moreau_domain_image_range(const moreau_domain *d, int lo[3], int hi[3])
+{
+  for (int k = 0; k < 3; k++) {
+    int reach = k < d->dim && d->periodic[k] ? (d->le.on && k == d->le.flow ? 2 : 1) : 0;
+    lo[k] = -reach;
+    hi[k] = reach;
+  }
+}
+
 /* Brings x into [lo, lo + len) and returns the number of periods added (x
  * becomes x + m len). floor gives m up to one period of round-off, which the
  * corrections fix; a value within round-off of both faces is put at lo, with
@@ -233,10 +289,15 @@ int moreau_domain_wrap(const moreau_domain *d, double x[3], double v[3])
     if (m != 0.0) {
       x[f] += m * d->le.offset;
       if (v) v[f] += m * d->le.velocity_jump;
+      if (v) v[g] += m * d->len_rate[g];
     }
   }
   for (int k = 0; k < d->dim; k++) {
-    if (d->periodic[k] && !(d->le.on && k == d->le.gradient)) wrap_axis(&x[k], d->lo[k], d->hi[k], d->len[k]);
+    if (d->periodic[k] && !(d->le.on && k == d->le.gradient)) {
+      double n = wrap_axis(&x[k], d->lo[k], d->hi[k], d->len[k]);
+      /* The faces of a changing box move: an image moves with them. */
+      if (v && n != 0.0) v[k] += n * d->len_rate[k];
+    }
   }
   /* Only a body that has lost all precision is this far out; saturate
    * rather than overflow. */

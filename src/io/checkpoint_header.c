@@ -30,6 +30,7 @@ moreau_err ckpt_make_header(const moreau_checkpoint *ck, ckpt_header *hd)
     hd->reals[CKPT_GRID_LO0 + k] = ck->map.lo[k];
     hd->reals[CKPT_BOX_LO0 + k] = ck->box_lo[k];
     hd->reals[CKPT_BOX_HI0 + k] = ck->box_hi[k];
+    hd->reals[CKPT_LEN_RATE0 + k] = ck->len_rate[k];
   }
   hd->ints[CKPT_REPARTITIONS] = ck->map.repartitions;
   hd->ints[CKPT_HAS_BOX] = ck->has_box;
@@ -37,6 +38,7 @@ moreau_err ckpt_make_header(const moreau_checkpoint *ck, ckpt_header *hd)
   hd->reals[CKPT_TIME] = ck->run.time;
   hd->reals[CKPT_DT] = ck->run.dt;
   hd->reals[CKPT_GRID_H] = ck->map.h;
+  hd->reals[CKPT_LE_OFFSET] = ck->le_offset;
   /* The text, NUL-padded to whole words (at least one NUL). */
   MOREAU_CALL(moreau_calloc(words, 8, &hd->options_words));
   if (len) memcpy(hd->options_words, ck->options, len);

@@ -31,10 +31,12 @@ enum {
   CKPT_GRID_H = CKPT_GRID_LO0 + 3,
   CKPT_BOX_LO0,
   CKPT_BOX_HI0 = CKPT_BOX_LO0 + 3,
-  CKPT_N_REALS = CKPT_BOX_HI0 + 3
+  CKPT_LE_OFFSET = CKPT_BOX_HI0 + 3, /* the Lees-Edwards offset (0 without) */
+  CKPT_LEN_RATE0,                    /* the box length rates (pressure control) */
+  CKPT_N_REALS = CKPT_LEN_RATE0 + 3
 };
 
-#define CKPT_FORMAT_VERSION 1
+#define CKPT_FORMAT_VERSION 2
 
 typedef struct {
   int64_t ints[CKPT_N_INTS];

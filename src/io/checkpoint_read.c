@@ -160,7 +160,9 @@ static moreau_err read_contents(ckpt_file *f, const ckpt_ranks *r, int dim, more
     for (int k = 0; k < 3; k++) {
       ck->box_lo[k] = hd.reals[CKPT_BOX_LO0 + k];
       ck->box_hi[k] = hd.reals[CKPT_BOX_HI0 + k];
+      ck->len_rate[k] = hd.reals[CKPT_LEN_RATE0 + k];
     }
+    ck->le_offset = hd.reals[CKPT_LE_OFFSET];
     ck->options = (char *)hd.options_words;
     hd.options_words = NULL;
   }

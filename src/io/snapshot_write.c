@@ -76,8 +76,10 @@ static moreau_err build_contact_rows(const snapshot_src *s, int64_t off, contact
     moreau_lid a = c->a[i], b = c->b[i];
     for (int d = 0; d < 3; d++) {
       cr->endpoints[6 * i + d] = x[3 * a + d];
-      /* A wall has no centre: the segment ends at the contact point. */
-      cr->endpoints[6 * i + 3 + d] = b >= 0 ? x[3 * b + d] : x[3 * a + d] + c->ca[3 * i + d];
+      /* The segment goes to the centre of the image of b that a touches, so
+       * a contact across a periodic face is drawn there, not across the
+       * box; a wall has no centre: the segment ends at the contact point. */
+      cr->endpoints[6 * i + 3 + d] = x[3 * a + d] + c->ca[3 * i + d] - (b >= 0 ? c->cb[3 * i + d] : 0.0);
     }
     cr->f_n[i] = c->force[3 * i];
     cr->f_t[i] = c->force[3 * i + 1];

@@ -108,7 +108,11 @@ typedef struct {
 
 /* The law's part of a row: targets and thresholds from the pair parameters,
  * the gap at detection, the relative velocity (n, t, s) at the start of the
- * step, dt, and the contact's state (NULL when the law has none). */
+ * step, dt, and the contact's state (NULL when the law has none).
+ * A law reads the sweep's relative velocity u only through target - u: the
+ * row builder then lowers the targets by the velocity b's image has on top
+ * of b's own (periodic images of a sheared or deforming cell), so that the
+ * sweep reads b's own velocity. */
 typedef void (*moreau_law_setup2d_fn)(moreau_row2d *r, const moreau_pair_law *pair, double gap, const double *u_minus,
                                       double dt, const double *state);
 typedef void (*moreau_law_setup3d_fn)(moreau_row3d *r, const moreau_pair_law *pair, double gap, const double *u_minus,

@@ -51,6 +51,11 @@ static moreau_lid build2d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     const moreau_pair_law *pair = moreau_materials_pair(prob->materials, b->material[ia], mat_b);
     s->law->setup2d(r, pair, c->gap[k], &prob->u_minus[3 * k], prob->dt,
                     c->state_width ? &c->state[(size_t)c->state_width * k] : NULL);
+    /* The sweep reads b's own velocity; its image moves faster by vshift
+     * (Lees-Edwards), which lowers what b's own velocity must reach. */
+    const double *vs = &c->vshift[3 * k];
+    r->un_target -= vs[0] * n[0] + vs[1] * n[1];
+    r->ut_target -= vs[0] * tx + vs[1] * ty;
     r->pn = c->force[3 * k] * prob->dt;
     r->pt = c->force[3 * k + 1] * prob->dt;
     s->row_contact[nrows] = k;

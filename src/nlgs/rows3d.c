@@ -81,6 +81,12 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     const moreau_pair_law *pair = moreau_materials_pair(prob->materials, b->material[ia], mat_b);
     s->law->setup3d(r, pair, c->gap[k], &prob->u_minus[3 * k], prob->dt,
                     c->state_width ? &c->state[(size_t)c->state_width * k] : NULL);
+    /* The sweep reads b's own velocity; its image moves faster by vshift
+     * (Lees-Edwards), which lowers what b's own velocity must reach. */
+    const double *vs = &c->vshift[3 * k];
+    r->target[0] -= vs[0] * r->n[0] + vs[1] * r->n[1] + vs[2] * r->n[2];
+    r->target[1] -= vs[0] * r->t[0] + vs[1] * r->t[1] + vs[2] * r->t[2];
+    r->target[2] -= vs[0] * r->s[0] + vs[1] * r->s[1] + vs[2] * r->s[2];
     for (int i = 0; i < 3; i++)
       r->p[i] = c->force[3 * k + i] * prob->dt;
     s->row_contact[nrows] = k;

@@ -7,7 +7,7 @@ moreau_err part_grid_build(moreau_part *part, const moreau_bodies *b)
   part_grid *g = &part->grid;
   int dim = b->dim;
   /* One MIN reduction for the whole box: maxima travel negated. */
-  double local[7], global[7], extent[3] = {0, 0, 0}, h;
+  double local[7], global[7], extent[3] = {0, 0, 0}, box_lo[3], box_hi[3], h;
   for (int k = 0; k < 7; k++)
     local[k] = HUGE_VAL;
   for (moreau_lid i = 0; i < b->n_owned; i++) {
@@ -24,11 +24,18 @@ moreau_err part_grid_build(moreau_part *part, const moreau_bodies *b)
       global[k] = 0.0;
 
   g->dim = dim;
+  if (part->domain && moreau_domain_any_periodic(part->domain)) moreau_domain_get_box(part->domain, box_lo, box_hi);
   for (int k = 0; k < 3; k++) {
     g->lo[k] = 0.0;
     if (k >= dim) continue;
     g->lo[k] = global[k] - part->margin;
     extent[k] = -global[3 + k] - global[k] + 2.0 * part->margin;
+    /* A periodic axis is covered exactly once, from the box's lower face
+     * (bodies are wrapped into [lo, hi)). */
+    if (part->domain && moreau_domain_is_periodic(part->domain, k)) {
+      g->lo[k] = box_lo[k];
+      extent[k] = box_hi[k] - box_lo[k];
+    }
     MOREAU_CHECK(isfinite(extent[k]), MOREAU_ERR_RUNTIME,
                  "partition: body positions are not finite (the simulation has blown up)");
   }

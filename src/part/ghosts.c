@@ -19,9 +19,29 @@ static void pack_ghost(const void *obj, moreau_lid k, double *rec)
   moreau_bodies_pack(s->b, MOREAU_FIELD_GHOST, s->lid[k], rec);
 }
 
-/* (rank, lid) pairs: owned body lid is copied to rank. Bodies are visited in
- * gid order, so each rank's list is in gid order; a stamp per rank sends
- * each body at most once to each rank. */
+/* Records that owned body i goes to rank r, once per body and rank (stamp[r]
+ * holds the last body sent to r). */
+static moreau_err add_pair(moreau_lid i, int r, moreau_lid *stamp, moreau_lid *n, moreau_lid *cap, int **rank,
+                           moreau_lid **lid)
+{
+  if (stamp[r] == i) return MOREAU_SUCCESS;
+  stamp[r] = i;
+  if (*n == *cap) {
+    *cap = *cap ? 2 * *cap : 1024;
+    MOREAU_CALL(moreau_realloc((size_t)*cap * sizeof(int), rank));
+    MOREAU_CALL(moreau_realloc((size_t)*cap * sizeof(moreau_lid), lid));
+  }
+  (*rank)[*n] = r;
+  (*lid)[*n] = i;
+  (*n)++;
+  return MOREAU_SUCCESS;
+}
+
+/* (rank, lid) pairs: owned body lid is copied to rank when a cell of rank
+ * lies within reach of the body or of one of its periodic images (the ghost
+ * keeps its own position: detection finds the image). Bodies are visited in
+ * gid order, so each rank's list is in gid order. A rank that is its own
+ * periodic neighbour already holds the body. */
 static moreau_err ghost_pairs(const moreau_part *part, const moreau_bodies *b, double cutoff, moreau_lid *n_pairs,
                               int **rank, moreau_lid **lid)
 {
@@ -29,6 +49,14 @@ static moreau_err ghost_pairs(const moreau_part *part, const moreau_bodies *b, d
   part_gid_lid *order;
   moreau_lid *stamp, n = 0, cap = 0;
   int32_t stride[3] = {1, g->n[0], g->n[0] * g->n[1]};
+  int mlo[3] = {0, 0, 0}, mhi[3] = {0, 0, 0}, periodic[3] = {0, 0, 0}, m[3];
+  double box_lo[3], box_hi[3];
+  if (part->domain) {
+    moreau_domain_image_range(part->domain, mlo, mhi);
+    moreau_domain_get_box(part->domain, box_lo, box_hi);
+    for (int k = 0; k < 3; k++)
+      periodic[k] = moreau_domain_is_periodic(part->domain, k);
+  }
   *rank = NULL;
   *lid = NULL;
   MOREAU_CALL(part_gid_index(b, &order));
@@ -37,22 +65,27 @@ static moreau_err ghost_pairs(const moreau_part *part, const moreau_bodies *b, d
     stamp[r] = -1;
   for (moreau_lid k = 0; k < b->n_owned; k++) {
     moreau_lid i = order[k].lid;
-    int lo[3], hi[3];
-    part_grid_range(g, &b->x[3 * i], (b->radius[i] + cutoff) * (1.0 + PART_GHOST_SLACK), lo, hi);
-    for (int c2 = lo[2]; c2 <= hi[2]; c2++)
-      for (int c1 = lo[1]; c1 <= hi[1]; c1++)
-        for (int c0 = lo[0]; c0 <= hi[0]; c0++) {
-          int r = part->cell_rank[c0 + c1 * stride[1] + c2 * stride[2]];
-          if (r == part->rank || stamp[r] == k) continue;
-          stamp[r] = k;
-          if (n == cap) {
-            cap = cap ? 2 * cap : 1024;
-            MOREAU_CALL(moreau_realloc((size_t)cap * sizeof(int), rank));
-            MOREAU_CALL(moreau_realloc((size_t)cap * sizeof(moreau_lid), lid));
+    double reach = (b->radius[i] + cutoff) * (1.0 + PART_GHOST_SLACK);
+    for (m[2] = mlo[2]; m[2] <= mhi[2]; m[2]++)
+      for (m[1] = mlo[1]; m[1] <= mhi[1]; m[1]++)
+        for (m[0] = mlo[0]; m[0] <= mhi[0]; m[0]++) {
+          double x[3], shift[3] = {0, 0, 0}, vshift[3];
+          int lo[3], hi[3], miss = 0;
+          if (part->domain) moreau_domain_image(part->domain, m, shift, vshift);
+          /* Every body is inside the box along a periodic axis: an image
+           * whose reach misses the box there touches nobody. */
+          for (int d = 0; d < 3; d++) {
+            x[d] = b->x[3 * i + d] + shift[d];
+            miss |= periodic[d] && (x[d] + reach < box_lo[d] || x[d] - reach > box_hi[d]);
           }
-          (*rank)[n] = r;
-          (*lid)[n] = i;
-          n++;
+          if (miss) continue;
+          part_grid_range(g, x, reach, lo, hi);
+          for (int c2 = lo[2]; c2 <= hi[2]; c2++)
+            for (int c1 = lo[1]; c1 <= hi[1]; c1++)
+              for (int c0 = lo[0]; c0 <= hi[0]; c0++) {
+                int r = part->cell_rank[c0 + c1 * stride[1] + c2 * stride[2]];
+                if (r != part->rank) MOREAU_CALL(add_pair(i, r, stamp, &n, &cap, rank, lid));
+              }
         }
   }
   moreau_free(&stamp);

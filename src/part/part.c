@@ -56,6 +56,8 @@ moreau_err moreau_part_set_from_options(moreau_part *part)
   return MOREAU_SUCCESS;
 }
 
+void moreau_part_set_domain(moreau_part *part, const moreau_domain *domain) { part->domain = domain; }
+
 void moreau_part_set_type(moreau_part *part, moreau_part_type type) { part->type = type; }
 
 void moreau_part_set_imbalance(moreau_part *part, double threshold) { part->threshold = threshold; }

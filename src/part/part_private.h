@@ -42,11 +42,12 @@ struct moreau_part {
   MPI_Comm comm; /* not owned */
   int rank, size;
   moreau_part_type type;
-  double threshold;        /* repartition when max/mean work exceeds it */
-  double cell_size_option; /* 0: twice the largest radius */
-  double margin;           /* widening of the bounding box, from setup */
-  int ready;               /* setup done */
-  int map_given;           /* setup takes the map set by moreau_part_set_map */
+  double threshold;            /* repartition when max/mean work exceeds it */
+  double cell_size_option;     /* 0: twice the largest radius */
+  double margin;               /* widening of the bounding box, from setup */
+  const moreau_domain *domain; /* not owned; NULL: every axis bounded */
+  int ready;                   /* setup done */
+  int map_given;               /* setup takes the map set by moreau_part_set_map */
 
   part_grid grid;
   int *cell_rank; /* grid.ncells entries, the same on every rank */

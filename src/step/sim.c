@@ -26,6 +26,7 @@ static moreau_err create_pieces(moreau_sim *sim)
   MOREAU_CALL(moreau_detector_create(&sim->detector));
   MOREAU_CALL(moreau_nlgs_create(sim->comm, sim->dim, sim->law, &sim->nlgs));
   MOREAU_CALL(moreau_part_create(sim->comm, &sim->part));
+  moreau_part_set_domain(sim->part, sim->domain);
   return MOREAU_SUCCESS;
 }
 
@@ -172,10 +173,6 @@ moreau_err moreau_sim_setup(moreau_sim *sim, double overlap_tol)
 {
   moreau_bodies *b = sim->bodies;
   double rmax = 0.0;
-  /* Detection and the partition do not wrap images yet (the shear-flow work
-   * adds that); refuse rather than miss contacts across a periodic face. */
-  MOREAU_CHECK(!moreau_domain_any_periodic(sim->domain), MOREAU_ERR_INPUT,
-               "periodic boundaries are not supported by detection and partition yet");
   for (moreau_lid i = 0; i < b->n_owned; i++) {
     MOREAU_CHECK(b->material[i] >= 0 && b->material[i] < sim->materials->n, MOREAU_ERR_INPUT,
                  "body %lld: material %d does not exist (there are %d)", (long long)b->gid[i], b->material[i],
@@ -190,9 +187,16 @@ moreau_err moreau_sim_setup(moreau_sim *sim, double overlap_tol)
   MOREAU_MPI_CALL(MPI_Allreduce(&rmax, &sim->rmax, 1, MPI_DOUBLE, MPI_MAX, sim->comm));
   MOREAU_CALL(moreau_error_agree(sim->comm, check_extent(sim)));
   if (!(sim->alert > 0)) sim->alert = 0.1 * sim->rmax;
+  /* One image of a pair within reach: a period of at least twice the
+   * largest interaction distance. */
+  MOREAU_CALL(moreau_domain_check_cutoff(sim->domain, 2.0 * sim->rmax + sim->alert));
+  if (moreau_domain_any_periodic(sim->domain))
+    for (moreau_lid i = 0; i < b->n_owned; i++)
+      (void)moreau_domain_wrap(sim->domain, &b->x[3 * i], &b->v[3 * i]);
   MOREAU_CALL(moreau_part_setup(sim->part, b, sim->history, sim->alert));
   MOREAU_CALL(moreau_part_ghosts(sim->part, b, sim->rmax + sim->alert));
   MOREAU_CALL(check_overlaps(sim, overlap_tol));
+  MOREAU_CALL(sim_barostat_setup(sim));
   sim->history_in_place = 1;
   return MOREAU_SUCCESS;
 }
@@ -240,6 +244,7 @@ moreau_err moreau_sim_step(moreau_sim *sim)
   sim->stats.solve_seconds = sim->stats.solve.seconds;
   sim_drift(sim, 0.5 * sim->dt);
   MOREAU_CALL(sim_contact_statistics(sim));
+  MOREAU_CALL(sim_barostat(sim));
   sim->time += sim->dt;
   sim->step++;
   moreau_log_end(MOREAU_EV_STEP);

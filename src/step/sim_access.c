@@ -56,3 +56,21 @@ void moreau_sim_run_state(const moreau_sim *sim, moreau_run_state *rs)
   rs->time = sim->time;
   rs->dt = sim->dt;
 }
+
+void moreau_sim_set_pressure(moreau_sim *sim, double pressure, const int axes[3], double mass)
+{
+  sim->pressure = pressure;
+  sim->barostat_mass = mass;
+  for (int k = 0; k < 3; k++)
+    sim->pressure_axis[k] = axes[k] != 0;
+}
+
+void moreau_sim_get_pressure(const moreau_sim *sim, double *pressure, int axes[3], double *mass)
+{
+  *pressure = sim->pressure;
+  *mass = sim->barostat_mass;
+  for (int k = 0; k < 3; k++)
+    axes[k] = sim->pressure_axis[k];
+}
+
+const moreau_macro_state *moreau_sim_macro_state(const moreau_sim *sim) { return &sim->macro; }

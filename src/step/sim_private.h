@@ -1,6 +1,7 @@
 #ifndef MOREAU_SIM_PRIVATE_H
 #define MOREAU_SIM_PRIVATE_H
 
+#include "moreau/analysis.h"
 #include "moreau/detect.h"
 #include "moreau/law.h"
 #include "moreau/sim.h"
@@ -22,10 +23,10 @@ struct moreau_sim {
   double dt, time;
   int64_t step;
   double gravity[3];
-  double alert;    /* alert distance of detection; <= 0 before setup means auto */
-  double rmax;     /* global largest body radius, set by setup */
+  double alert;        /* alert distance of detection; <= 0 before setup means auto */
+  double rmax;         /* global largest body radius, set by setup */
   double overlap_stop; /* largest overlap a step may leave, over the smaller radius; <= 0: no check */
-  double *u_minus; /* per contact: relative velocity (n, t, s) at the start of the step */
+  double *u_minus;     /* per contact: relative velocity (n, t, s) at the start of the step */
   moreau_lid u_minus_cap;
   /* setup leaves the history it distributed in `history` for the first
    * step's warm start; later steps take the last step's contacts. */
@@ -34,6 +35,13 @@ struct moreau_sim {
    * is its data row in an input file, counted from 0); "" for generated. */
   char input_name[4096];
   moreau_step_stats stats;
+
+  /* The macroscopic state after the last step (periodic boxes only). */
+  moreau_macro_state macro;
+  /* Pressure control of a periodic box: the lengths along the axes in
+   * pressure_axis follow sigma_kk - pressure (step_barostat.c). */
+  double pressure, barostat_mass; /* target; the cell's mass over the grains' */
+  int pressure_axis[3];
 };
 
 /* step_kinematics.c: the pieces of one Moreau-Jean step around the solve. */
@@ -45,6 +53,17 @@ MOREAU_MUST_CHECK moreau_err sim_relative_velocities(moreau_sim *sim);
 void sim_free_velocities(moreau_sim *sim);
 /* Wall reactions, largest overlap and global contact count of the step. */
 MOREAU_MUST_CHECK moreau_err sim_contact_statistics(moreau_sim *sim);
+
+/* step_barostat.c */
+/* Collective: the macroscopic state of the periodic box (nothing without a
+ * periodic axis), then the pressure control: along each controlled axis the
+ * box length L moves like a wall of mass M pushed by the stress, M d2L/dt2 =
+ * A (sigma_kk - p) (A the area of the face), and the bodies get the change of
+ * the affine velocity field that goes with its new rate. */
+MOREAU_MUST_CHECK moreau_err sim_barostat(moreau_sim *sim);
+/* Collective, at setup: the macroscopic state, and checks of the pressure
+ * control. */
+MOREAU_MUST_CHECK moreau_err sim_barostat_setup(moreau_sim *sim);
 
 /* step_guard.c: collective; fails with MOREAU_ERR_RUNTIME on every rank
  * (the message on one) when a body's state is not finite or an overlap is

@@ -31,6 +31,13 @@ void sim_drift(moreau_sim *sim, double h)
   for (int i = 0; i < w->n; i++)
     for (int k = 0; k < 3; k++)
       w->point[3 * i + k] += h * w->velocity[3 * i + k];
+  /* The images move with the time of the positions; a body that left
+   * through a periodic face comes back through the other, with the
+   * Lees-Edwards jumps of position and velocity. */
+  moreau_domain_advance(sim->domain, h);
+  if (moreau_domain_any_periodic(sim->domain))
+    for (moreau_lid i = 0; i < b->n_owned; i++)
+      (void)moreau_domain_wrap(sim->domain, &b->x[3 * i], &b->v[3 * i]);
 }
 
 /* Relative velocity of b with respect to a at each contact point, in the
@@ -60,7 +67,7 @@ moreau_err sim_relative_velocities(moreau_sim *sim)
       memcpy(ub, &w->velocity[3 * (-(ib + 1))], sizeof(ub));
     }
     for (int d = 0; d < 3; d++)
-      du[d] = ub[d] - ua[d];
+      du[d] = ub[d] + c->vshift[3 * k + d] - ua[d];
     const double *n = &c->normal[3 * k], *t = &c->tangent[3 * k], *s = &c->binormal[3 * k];
     sim->u_minus[3 * k] = du[0] * n[0] + du[1] * n[1] + du[2] * n[2];
     sim->u_minus[3 * k + 1] = du[0] * t[0] + du[1] * t[1] + du[2] * t[2];

@@ -8,6 +8,8 @@ enter_workdir
 
 cat >run.opts <<'OPTS'
 # three steps, one time-series row each
+# (run with: moreau -options_file run.opts -- a comment naming a file that
+# does not exist, which must not be read as an include)
 -gen_n 30
 -steps 3
 -output_every 1   # a trailing comment

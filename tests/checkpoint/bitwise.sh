@@ -1,4 +1,4 @@
-# bash bitwise.sh MOREAU WORKDIR MPIEXEC NP [mid]
+# bash bitwise.sh MOREAU WORKDIR MPIEXEC NP [mid|-] [sheared]
 #
 # A restart on the same rank count continues the run bit for bit: N steps
 # straight against N/2 steps then `-restart auto -steps N`. The final
@@ -7,11 +7,14 @@
 # detect_seconds (7 and 8), and the continued series has each step once.
 # With "mid", also a restart from a checkpoint in the middle of a run that
 # went on to N (-restart FILE): the rows after it are dropped and written
-# again, and the end is again the same.
+# again, and the end is again the same. With "sheared", the scene is a dense
+# periodic packing sheared by Lees-Edwards images under pressure control
+# (the images' offset and the box's length rate must continue exactly).
 # shellcheck source=tests/checkpoint/lib.sh
 . "$(dirname "$0")/lib.sh"
-np=$1 mid=${2:-}
+np=$1 mid=${2:-} sheared=${3:-}
 N=800 H=400 EVERY=5
+[ "$sheared" = sheared ] && SCENE="$SCENE -gen_box 0,0,12,12 -gen_polydispersity 0.05 -gravity 0,0 -lees_edwards 2 -pressure 1000"
 opts="$SCENE -output_every $EVERY"
 
 # shellcheck disable=SC2086

@@ -17,10 +17,13 @@ endfunction()
 
 # (a) Same rank count: a restart continues bit for bit (final checkpoints'
 # /bodies and /history, time series but the timings, each step once); on 2
-# ranks also -restart FILE of a checkpoint in the middle of a run.
+# ranks also -restart FILE of a checkpoint in the middle of a run; and a
+# sheared periodic (Lees-Edwards) run on 1 and 3 ranks.
 moreau_checkpoint_test(checkpoint_bitwise_np1 bitwise.sh 1 120 1)
 moreau_checkpoint_test(checkpoint_bitwise_np2 bitwise.sh 2 180 2 mid)
 moreau_checkpoint_test(checkpoint_bitwise_np4 bitwise.sh 4 180 4)
+moreau_checkpoint_test(checkpoint_bitwise_sheared_np1 bitwise.sh 1 120 1 - sheared)
+moreau_checkpoint_test(checkpoint_bitwise_sheared_np3 bitwise.sh 3 180 3 - sheared)
 
 # (b) Another rank count: same bodies by gid, no overlap growth, energy and
 # wall force of the last 200 steps within 2 % of the run that stayed.

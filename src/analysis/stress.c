@@ -1,0 +1,56 @@
+#include <math.h>
+#include <string.h>
+
+#include "moreau/analysis.h"
+
+/* Sums of the owned contacts and bodies of this rank, then one reduction:
+ * sigma V (9), the bodies' volume, their diameters, their count, and the
+ * mass and volume of those of finite mass. */
+moreau_err moreau_macro_state_compute(MPI_Comm comm, const moreau_domain *d, const moreau_bodies *b,
+                                      const moreau_contacts *c, moreau_macro_state *s)
+{
+  double sum[14] = {0}, lo[3], hi[3];
+  const int dim = b->dim;
+  for (moreau_lid k = 0; k < c->n; k++) {
+    if (c->b[k] < 0) continue;
+    const double *n = &c->normal[3 * k], *t = &c->tangent[3 * k], *bn = &c->binormal[3 * k];
+    const double *f3 = &c->force[3 * k], *ca = &c->ca[3 * k], *cb = &c->cb[3 * k];
+    for (int i = 0; i < 3; i++) {
+      double fi = f3[0] * n[i] + f3[1] * t[i] + f3[2] * bn[i];
+      for (int j = 0; j < 3; j++)
+        sum[3 * i + j] += fi * (ca[j] - cb[j]);
+    }
+  }
+  for (moreau_lid i = 0; i < b->n_owned; i++) {
+    double u[3], mean[3], r = b->radius[i];
+    double vol = dim == 2 ? M_PI * r * r : 4.0 / 3.0 * M_PI * r * r * r;
+    moreau_domain_stream_velocity(d, &b->x[3 * i], mean);
+    if (b->inv_mass[i] > 0.0) {
+      double m = 1.0 / b->inv_mass[i];
+      sum[12] += m;
+      sum[13] += vol;
+      for (int k = 0; k < 3; k++)
+        u[k] = b->v[3 * i + k] - mean[k];
+      for (int p = 0; p < 3; p++)
+        for (int q = 0; q < 3; q++)
+          sum[3 * p + q] += m * u[p] * u[q];
+    }
+    sum[9] += vol;
+    sum[10] += 2.0 * r;
+    sum[11] += 1.0;
+  }
+  MOREAU_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, sum, 14, MPI_DOUBLE, MPI_SUM, comm));
+  memset(s, 0, sizeof(*s));
+  s->mean_diameter = sum[11] > 0 ? sum[10] / sum[11] : 0.0;
+  s->grain_density = sum[13] > 0 ? sum[12] / sum[13] : 0.0;
+  s->grain_mass = sum[12];
+  if (!moreau_domain_has_box(d)) return MOREAU_SUCCESS;
+  moreau_domain_get_box(d, lo, hi);
+  s->volume = 1.0;
+  for (int k = 0; k < dim; k++)
+    s->volume *= hi[k] - lo[k];
+  for (int k = 0; k < 9; k++)
+    s->sigma[k] = sum[k] / s->volume;
+  s->solid_fraction = sum[9] / s->volume;
+  return MOREAU_SUCCESS;
+}
