@@ -57,7 +57,11 @@ static moreau_err read_pressure(moreau_sim *sim, int dim, int sheared, int gradi
   MOREAU_CALL(moreau_option_real("-pressure", &pressure));
   MOREAU_CHECK(pressure > 0 && isfinite(pressure), MOREAU_ERR_INPUT, "option -pressure: must be positive, got %g",
                pressure);
-  MOREAU_CALL(moreau_option_real("-barostat_mass", &mass));
+  /* No default in the table: given without -pressure, it is an option
+   * nothing reads (an error). */
+  MOREAU_CALL(moreau_option_is_set("-barostat_mass", &set));
+  mass = 1.0;
+  if (set) MOREAU_CALL(moreau_option_real("-barostat_mass", &mass));
   MOREAU_CHECK(mass > 0 && isfinite(mass), MOREAU_ERR_INPUT, "option -barostat_mass: must be positive, got %g", mass);
   MOREAU_CALL(moreau_option_string("-pressure_axes", text, sizeof(text)));
   MOREAU_CALL(parse_axes("-pressure_axes", text, dim, axes, order, &n));
@@ -138,15 +142,16 @@ moreau_err app_domain_inertial_number(moreau_sim *sim)
   return MOREAU_SUCCESS;
 }
 
-moreau_err app_domain_start_profile(moreau_sim *sim)
+moreau_err app_domain_start_profile(moreau_sim *sim, int new_run)
 {
   moreau_lees_edwards le;
   moreau_bodies *b = moreau_sim_bodies(sim);
   double lo[3], hi[3], mid;
   int profile;
   moreau_domain_get_lees_edwards(moreau_sim_domain(sim), &le);
+  /* Read by a restart too: its options are the first run's. */
   MOREAU_CALL(moreau_option_bool("-lees_edwards_profile", &profile));
-  if (!le.on || !profile) return MOREAU_SUCCESS;
+  if (!new_run || !le.on || !profile) return MOREAU_SUCCESS;
   moreau_domain_get_box(moreau_sim_domain(sim), lo, hi);
   mid = 0.5 * (lo[le.gradient] + hi[le.gradient]);
   for (moreau_lid i = 0; i < b->n_owned; i++)

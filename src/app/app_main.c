@@ -104,13 +104,14 @@ static moreau_err setup(MPI_Comm comm, app_config *cfg, moreau_sim **simp)
   }
   MOREAU_CALL(app_domain_from_options(sim, box_default));
   MOREAU_CALL(moreau_app_walls_from_options(sim, box_default));
-  MOREAU_CALL(moreau_options_check_unknown());
   if (cfg->restart[0]) {
     MOREAU_CALL(app_checkpoint_restore(sim, cfg->restart));
     MOREAU_CALL(moreau_checkpoint_discard_after(comm, cfg->output_dir, moreau_sim_step_index(sim)));
   }
   MOREAU_CALL(moreau_error_agree(comm, app_domain_inertial_number(sim)));
-  if (!cfg->restart[0]) MOREAU_CALL(app_domain_start_profile(sim));
+  MOREAU_CALL(app_domain_start_profile(sim, !cfg->restart[0]));
+  /* Every option has been read by now. */
+  MOREAU_CALL(moreau_options_check_unknown());
   /* The overlaps of a checkpoint are the run's own: nothing to refuse; a
    * snapshot may hold the overlaps a run allows (up to -overlap_stop). */
   MOREAU_CALL(moreau_sim_setup(sim, cfg->restart[0] ? HUGE_VAL : input_overlap_tol(cfg)));

@@ -57,9 +57,9 @@ const moreau_option_spec moreau_domain_options[] = {
      "normal stress imposed on a periodic box: its length along -pressure_axes follows the measured stress"},
     {"-pressure_axes", "<axes>", "",
      "axes whose length is pressure-controlled (default: the Lees-Edwards gradient axis, else every periodic axis)"},
-    {"-barostat_mass", "<real>", "1",
-     "mass M of the pressure control over the bodies' total mass: M d2L/dt2 = A (sigma - p) for each controlled "
-     "length L (A: the face area)"},
+    {"-barostat_mass", "<real>", "",
+     "mass M of the pressure control over the bodies' total mass (1 when not given): M d2L/dt2 = A (sigma - p) for "
+     "each controlled length L (A: the face area)"},
     {"-inertial_number", "<real>", "",
      "shear at the inertial number I: the Lees-Edwards rate is I / (d sqrt(rho / p)), d the mean diameter, rho the "
      "grain density, p -pressure"},

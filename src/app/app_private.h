@@ -45,10 +45,10 @@ MOREAU_MUST_CHECK moreau_err app_domain_from_options(moreau_sim *sim, const doub
  * -inertial_number, the Lees-Edwards rate I / (d sqrt(rho / p)) from the
  * bodies' mean diameter and grain density (the offset stays). */
 MOREAU_MUST_CHECK moreau_err app_domain_inertial_number(moreau_sim *sim);
-/* Not collective. A new run under Lees-Edwards starts with the imposed
+/* Not collective. A new run (new_run != 0) under Lees-Edwards starts with the imposed
  * linear profile added to the owned bodies' velocities (unless
  * -lees_edwards_profile false). */
-MOREAU_MUST_CHECK moreau_err app_domain_start_profile(moreau_sim *sim);
+MOREAU_MUST_CHECK moreau_err app_domain_start_profile(moreau_sim *sim, int new_run);
 
 /* app_signals.c */
 /* Not collective. SIGTERM, SIGUSR1 and SIGINT only set a flag from now on. */
