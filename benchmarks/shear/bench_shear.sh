@@ -2,11 +2,11 @@
 # bash benchmarks/shear/bench_shear.sh MOREAU WORKDIR [DIM N STEPS]
 #
 # Speed of a sheared periodic cell against the same bodies in a closed box.
-# 1. Prepares a steady dense Lees-Edwards cell under pressure (I = 0.1,
+# 1. Prepares a dense Lees-Edwards cell under pressure (I = 0.1,
 #    p = 1000, mu = 0.4) of N disks (DIM 2) or spheres (DIM 3) on 2 ranks, to
-#    a strain of 1.5, and keeps its final checkpoint.
+#    a strain of 1.2 (past the compression), and keeps its final checkpoint.
 # 2. Continues it for STEPS steps on 1 and on 2 ranks (-restart of a copy),
-#    reading moreau's own Step event from -log_view: steps per second and
+#    reading moreau's own MoreauStep event from -log_view: steps per second and
 #    contact updates per second (contacts x NLGS sweeps per second).
 # 3. The same bodies (the cell's last snapshot, with their velocities) in a
 #    closed box a little wider than the cell, walls on its faces, no gravity,
@@ -18,14 +18,24 @@ set -euo pipefail
 exe=$(readlink -f "$1") work=$2 dim=${3:-2} n=${4:-10000} steps=${5:-300}
 mpi=(mpiexec --oversubscribe)
 mkdir -p "$work" && cd "$work"
+# Units where the mean diameter is 1 (radii 0.5 (1 +- 0.3)), the grain
+# density 1000 and p = 1000, so the inertial time d sqrt(rho/p) is 1; the
+# box of side L holds N bodies at the starting solid fraction, and dt lets
+# the fastest body (at the gradient faces, I L / 2) move 1% of a diameter
+# per step.
 if [ "$dim" = 2 ]; then
-  box="0,0,1,1" frac=0.6 dt=2e-4 grav="0,0" per="x,y"
+  frac=0.6 grav="0,0" per="x,y"
+  len=$(python3 -c "import math; print(math.sqrt($n * math.pi * 0.25 * 1.03 / $frac))")
+  box="0,0,$len,$len"
 else
-  box="0,0,0,1,1,1" frac=0.4 dt=5e-4 grav="0,0,0" per="x,y,z"
+  frac=0.45 grav="0,0,0" per="x,y,z"
+  len=$(python3 -c "import math; print(($n * math.pi / 6 * 1.09 / $frac) ** (1 / 3))")
+  box="0,0,0,$len,$len,$len"
 fi
+dt=$(python3 -c "print(0.02 / (0.1 * $len))")
 if [ ! -d prep ]; then
-  "${mpi[@]}" -n 2 "$exe" -dim "$dim" -gen_type random -gen_n "$n" -gen_fraction $frac -gen_box $box -gravity $grav \
-    -periodic $per -mu 0.4 -pressure 1000 -inertial_number 0.1 -strain_end 1.5 -t_end 1e9 -dt $dt -nlgs_max_it 1000 \
+  "${mpi[@]}" -n 2 "$exe" -dim "$dim" -gen_type random -gen_n "$n" -gen_radius 0.5 -gen_box $box -gravity $grav \
+    -periodic $per -mu 0.4 -pressure 1000 -inertial_number 0.1 -strain_end 1.2 -t_end 1e9 -dt $dt -nlgs_max_it 1000 \
     -output_dir prep -output_every 100 -snapshot_every 0 -status_every 2000 >prep.log
 fi
 step0=$(ls prep/checkpoints | sed -n 's/ckpt_0*\([0-9][0-9]*\)\.h5/\1/p' | sort -n | tail -1)
@@ -33,14 +43,15 @@ snap=$(ls prep/snapshots/*.h5 | sort | tail -1)
 # The closed box: the cell's final box (centred where the generator's was),
 # widened by two radii of the largest body on each side so that no body
 # starts inside a wall.
-lohi=$(python3 - prep/timeseries.csv "$dim" <<'PY'
+lohi=$(python3 - prep/timeseries.csv "$dim" "$box" <<'PY'
 import csv, sys
 last = list(csv.DictReader(open(sys.argv[1])))[-1]
 dim = int(sys.argv[2])
 lens = [float(last["box_" + a]) for a in "xyz"[:dim]]
-margin = 0.05 * max(lens)
-lo = [0.5 - l / 2 - margin for l in lens]
-hi = [0.5 + l / 2 + margin for l in lens]
+margin = 1.0  # two radii of the largest bodies
+centre = [float(v) / 2 for v in sys.argv[3].split(",")[dim:]]
+lo = [c - l / 2 - margin for c, l in zip(centre, lens)]
+hi = [c + l / 2 + margin for c, l in zip(centre, lens)]
 print(",".join(f"{v:.9g}" for v in lo + hi))
 PY
 )
