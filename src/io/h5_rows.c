@@ -149,6 +149,18 @@ static moreau_err open_dataset(hid_t loc, const char *name, hid_t *dset, hsize_t
     H5Dclose(*dset);
     MOREAU_FAIL(MOREAU_ERR_INPUT, "%s: dataset %s is not a table", path, name);
   }
+  {
+    /* A shape larger than the data the file holds is a damaged file; it
+     * would have the readers allocate for rows that are not there. */
+    hid_t ftype = H5Dget_type(*dset);
+    double bytes =
+        (double)shape[0] * (double)(*rank == 2 ? shape[1] : 1) * (ftype >= 0 ? (double)H5Tget_size(ftype) : 0.0);
+    if (ftype >= 0) H5Tclose(ftype);
+    if (bytes > (double)H5Dget_storage_size(*dset)) {
+      H5Dclose(*dset);
+      MOREAU_FAIL(MOREAU_ERR_INPUT, "%s: dataset %s holds less data than its shape says (damaged file?)", path, name);
+    }
+  }
   return MOREAU_SUCCESS;
 }
 
@@ -176,6 +188,20 @@ moreau_err io_h5_read_rows(MPI_Comm comm, hid_t loc, const char *name, hid_t mem
     H5Dclose(dset);
     MOREAU_FAIL(MOREAU_ERR_INPUT, "%s: dataset %s should have %lld rows of %d values", path, name, (long long)n_global,
                 ncols > 0 ? ncols : 1);
+  }
+  {
+    /* moreau writes native values: a file type of another size or class is
+     * a damaged file, and converting from it could make HDF5 allocate a
+     * buffer of any size (a fuzzed size field asked for 4 GB). */
+    hid_t ftype = H5Dget_type(dset);
+    size_t fsize = ftype >= 0 ? H5Tget_size(ftype) : 0;
+    H5T_class_t fclass = ftype >= 0 ? H5Tget_class(ftype) : H5T_NO_CLASS;
+    if (ftype >= 0) H5Tclose(ftype);
+    if (fsize != H5Tget_size(mem_type) || fclass != H5Tget_class(mem_type)) {
+      H5Dclose(dset);
+      MOREAU_FAIL(MOREAU_ERR_INPUT, "%s: dataset %s holds values of another type than moreau writes (%zu bytes)", path,
+                  name, fsize);
+    }
   }
   fspace = H5Dget_space(dset);
   mspace = H5Screate_simple(ncols > 0 ? 2 : 1, count, NULL);

@@ -99,7 +99,7 @@ moreau_err part_test_make_history(const moreau_bodies *b, int shift, moreau_cont
   } else {
     n_in = n_out;
     MOREAU_CALL(moreau_malloc((size_t)n_in * sizeof(moreau_gid), &gids));
-    memcpy(gids, b->gid, (size_t)n_in * sizeof(moreau_gid));
+    if (n_in) memcpy(gids, b->gid, (size_t)n_in * sizeof(moreau_gid));
   }
   for (int k = 0; k < n_in; k++) {
     MOREAU_CALL(push_entry(*h, gids[k], gids[k] + 1, 0));
