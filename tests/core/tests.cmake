@@ -10,3 +10,7 @@ moreau_mpi_test(core_error test_core_error RANKS 1 2 TIMEOUT 60)
 # contact law state through push, sort, warm start, compaction and records.
 moreau_test_program(test_fields ${CMAKE_CURRENT_LIST_DIR}/test_fields.c)
 moreau_serial_test(core_fields test_fields TIMEOUT 60)
+
+# Order-independent sums, in any order and reduced over 1-4 ranks.
+moreau_test_program(test_core_sum ${CMAKE_CURRENT_LIST_DIR}/test_sum.c)
+moreau_mpi_test(core_sum test_core_sum RANKS 1 2 3 4 TIMEOUT 60)
