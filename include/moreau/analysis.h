@@ -36,6 +36,65 @@ typedef struct {
 MOREAU_MUST_CHECK moreau_err moreau_macro_state_compute(MPI_Comm comm, const moreau_domain *d, const moreau_bodies *b,
                                                         const moreau_contacts *c, moreau_macro_state *s);
 
+/* The region the analysis measures: the axis-aligned box [lo, hi] (the
+ * first dim values). A body belongs to it when its centre does, a contact
+ * when its contact point does (along periodic axes both are taken in the
+ * box first, so a region equal to the periodic box holds everything). */
+typedef struct {
+  double lo[3], hi[3];
+} moreau_region;
+
+/* Not collective. Whether x (after wrapping into the periodic box) lies in
+ * the closed region: a contact point on a wall is inside the region the
+ * walls bound. */
+int moreau_region_contains(const moreau_domain *d, const moreau_region *r, const double x[3]);
+
+/* Collective. The Love-Weber stress over the region (compression positive,
+ * row-major 3x3, zero z row and column in 2D):
+ *   sigma_ij = (1/V) [ sum over contacts in the region of f_i l_j
+ *                      + sum over bodies in the region of m u_i u_j ],
+ * f the step's mean force a exerts on b (or on the wall), l the branch
+ * vector from a's centre to the centre of the image of b it touches (for a
+ * wall: to the contact point, since the wall bears the force there), u a
+ * body's velocity less the mean flow of the boundaries, V the region's
+ * volume (2D: area). In a static packing held by walls, with no body force,
+ * the sum is the boundary term sum x F of the wall reactions, so sigma over
+ * the walls' box equals their tractions. Sums are order-independent
+ * (moreau_sum): the same on every partition. */
+MOREAU_MUST_CHECK moreau_err moreau_stress_region(MPI_Comm comm, const moreau_domain *d, const moreau_bodies *b,
+                                                  const moreau_contacts *c, const moreau_region *r, double sigma[9]);
+
+/* Not collective. Invariants of a stress tensor (compression positive):
+ * 2D (the xy block): p = (s1 + s2) / 2, q = (s1 - s2) / 2 with s1 >= s2
+ * the principal stresses; 3D: p = tr(sigma) / 3 and the von Mises form
+ * q = sqrt(3 J2) = sqrt(3/2 s:s), s the deviator (s1 - s3 in a triaxial
+ * test with s2 = s3). angle: the direction of the major principal stress
+ * of the xy block, in degrees from +x, in (-90, 90] (in 3D, of the xy
+ * block: the flow-gradient plane of the default shear cell). */
+void moreau_stress_invariants(int dim, const double sigma[9], double *p, double *q, double *angle);
+
+/* Profiles across an axis: the region cut into `bins` slabs of equal width
+ * along `axis`. Per bin (MOREAU_PROFILE_FIELDS values, in this order):
+ *   bodies          number of bodies whose centre is in the slab
+ *   solid_fraction  volume of the bodies inside the slab over its volume,
+ *                   exact along the axis (disk and sphere slices; a body
+ *                   near a periodic face of that axis through its image),
+ *                   whole across the other axes
+ *   vx, vy, vz      mass-weighted mean velocity of its bodies
+ *   wx, wy, wz      mean angular velocity of its bodies (2D: wz only)
+ *   sxx ... szz     the stress of moreau_stress_region over the slab (9,
+ *                   row-major): contacts by their contact point, bodies by
+ *                   their centre
+ * A slab without bodies has zero velocity and spin. */
+enum { MOREAU_PROFILE_FIELDS = 17 };
+extern const char *const moreau_profile_field_names[MOREAU_PROFILE_FIELDS + 1]; /* NULL-terminated */
+
+/* Collective. values: bins x MOREAU_PROFILE_FIELDS, the same on every rank
+ * and partition (order-independent sums). */
+MOREAU_MUST_CHECK moreau_err moreau_profile_compute(MPI_Comm comm, const moreau_domain *d, const moreau_bodies *b,
+                                                    const moreau_contacts *c, const moreau_region *r, int axis,
+                                                    int bins, double *values);
+
 #pragma GCC visibility pop
 
 #endif

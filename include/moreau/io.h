@@ -1,6 +1,7 @@
 #ifndef MOREAU_IO_H
 #define MOREAU_IO_H
 
+#include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -63,7 +64,8 @@ typedef enum { MOREAU_OUTPUT_NEW, MOREAU_OUTPUT_OVERWRITE, MOREAU_OUTPUT_CONTINU
 
 /* Collective over comm. Makes the output directory (and its parents) and
  * checks that files can be written in it. The outputs of an earlier run are
- * timeseries.csv, snapshots.xmf, snapshots/snap_* and checkpoints/ckpt_*
+ * timeseries.csv, snapshots.xmf, snapshots/snap_*, checkpoints/ckpt_* and
+ * profiles/profile_*
  * (other files are the user's and stay): a new run refuses a directory
  * holding any, with MOREAU_OUTPUT_OVERWRITE they are removed first (with a
  * note). Failures are MOREAU_ERR_INPUT on every rank with one line from
@@ -95,6 +97,14 @@ MOREAU_MUST_CHECK moreau_err moreau_timeseries_write(moreau_timeseries *ts, cons
 /* Not collective. Closes the file (writing the header if no row was written)
  * and frees *ts, setting it to NULL; accepts a NULL *ts. */
 MOREAU_MUST_CHECK moreau_err moreau_timeseries_destroy(moreau_timeseries **ts);
+
+/* Collective over comm. Rank 0 writes a CSV table to dir/name (making dir):
+ * a header of the ncols column names, then nrows rows of values (row-major,
+ * full precision). The file appears complete or not at all (a temporary
+ * name, renamed); a failure is agreed by all ranks (MOREAU_ERR_IO, one line
+ * naming the file). values need only be valid on rank 0. */
+MOREAU_MUST_CHECK moreau_err moreau_csv_table_write(MPI_Comm comm, const char *dir, const char *name, int ncols,
+                                                    const char *const *columns, int nrows, const double *values);
 
 #pragma GCC visibility pop
 

@@ -19,6 +19,7 @@ typedef struct {
   double t_end, strain_end, overlap_tol, checkpoint_wall_interval;
   char particles_file[4096], output_dir[4096];
   char restart[4096]; /* the checkpoint this run continues, "" for a new run */
+  moreau_run_analysis_config analysis;
 } app_config;
 
 static moreau_err read_config(app_config *cfg)
@@ -110,6 +111,7 @@ static moreau_err setup(MPI_Comm comm, app_config *cfg, moreau_sim **simp)
   }
   MOREAU_CALL(moreau_error_agree(comm, app_domain_inertial_number(sim)));
   MOREAU_CALL(app_domain_start_profile(sim, !cfg->restart[0]));
+  MOREAU_CALL(moreau_run_analysis_from_options(sim, cfg->output_every, cfg->snapshot_every, &cfg->analysis));
   /* Every option has been read by now. */
   MOREAU_CALL(moreau_options_check_unknown());
   /* The overlaps of a checkpoint are the run's own: nothing to refuse; a
@@ -158,9 +160,9 @@ static moreau_err checkpoint_due(const app_config *cfg, const moreau_sim *sim, d
 static moreau_err open_timeseries(const app_config *cfg, const moreau_sim *sim, moreau_run_output **out)
 {
   if (cfg->restart[0])
-    MOREAU_CALL(moreau_run_output_continue(sim, cfg->output_dir, out));
+    MOREAU_CALL(moreau_run_output_continue(sim, cfg->output_dir, &cfg->analysis, out));
   else
-    MOREAU_CALL(moreau_run_output_create(sim, cfg->output_dir, out));
+    MOREAU_CALL(moreau_run_output_create(sim, cfg->output_dir, &cfg->analysis, out));
   return MOREAU_SUCCESS;
 }
 
@@ -194,6 +196,7 @@ static moreau_err run(const app_config *cfg, moreau_sim *sim, int *stopped, int 
       MOREAU_CALL(err ? err : cleanup);
     }
     step = moreau_sim_step_index(sim);
+    MOREAU_CALL(output(moreau_run_output_step(out, sim), agreed));
     if (step % cfg->output_every == 0) MOREAU_CALL(output(moreau_run_output_row(out, sim), agreed));
     if (cfg->snapshot_every > 0 && step % cfg->snapshot_every == 0) {
       MOREAU_CALL(output(moreau_run_output_snapshot(sim, cfg->output_dir), agreed));

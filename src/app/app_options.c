@@ -2,6 +2,7 @@
 #include "moreau/generate.h"
 #include "moreau/nlgs.h"
 #include "moreau/part.h"
+#include "moreau/run_output.h"
 
 const moreau_option_spec moreau_app_options[] = {
     {"-dim", "<2|3>", "2", "space dimension of the run"},
@@ -84,5 +85,6 @@ moreau_err moreau_app_register_options(void)
   MOREAU_CALL(moreau_options_register("Generator (when no -particles_file)", moreau_generate_options));
   MOREAU_CALL(moreau_options_register("Contact solver (NLGS)", moreau_nlgs_options));
   MOREAU_CALL(moreau_options_register("Partitioning (parallel runs)", moreau_part_options));
+  MOREAU_CALL(moreau_options_register("Analysis", moreau_analysis_options));
   return MOREAU_SUCCESS;
 }

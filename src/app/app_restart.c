@@ -7,7 +7,8 @@
 #include "app_private.h"
 
 /* What a restart may change: when to stop, how often to write, how hard to
- * solve and how to partition. Everything else defines the physics of the run
+ * solve, how to partition and what to measure. Everything else defines the
+ * physics of the run
  * and must stay what the checkpoint's run had. */
 static const char *const safe_options[] = {"-restart",
                                            "-output_dir",
@@ -29,6 +30,11 @@ static const char *const safe_options[] = {"-restart",
                                            "-part_type",
                                            "-part_imbalance",
                                            "-part_cell_size",
+                                           "-analysis_every",
+                                           "-analysis_region",
+                                           "-profile_bins",
+                                           "-profile_axis",
+                                           "-profile_every",
                                            "-error_trace",
                                            "-log_view",
                                            NULL};

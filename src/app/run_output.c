@@ -2,8 +2,11 @@
 
 #include <stdio.h>
 
+#include "run_analysis.h"
+
 struct moreau_run_output {
   moreau_timeseries *ts;
+  run_analysis *analysis;
   int ncols;
   int cell; /* the columns of a periodic cell are written */
   double *row;
@@ -13,13 +16,17 @@ static const char *const fixed_columns[] = {
     "step",          "time",           "contacts",    "iterations",     "residual", "converged",
     "solve_seconds", "detect_seconds", "max_overlap", "kinetic_energy", NULL};
 
-static moreau_err open_series(const moreau_sim *sim, const char *dir, int resume, moreau_run_output **outp)
+static moreau_err open_series(const moreau_sim *sim, const char *dir, const moreau_run_analysis_config *an, int resume,
+                              moreau_run_output **outp)
 {
   moreau_run_output *out;
   char path[4200];
   static const char axes[] = "xyz";
   const int dim = moreau_sim_dim(sim), n_walls = moreau_sim_walls(sim)->n;
+  int n;
   MOREAU_CALL(moreau_calloc(1, sizeof(*out), &out));
+  *outp = out;
+  MOREAU_CALL(run_analysis_create(sim, an, dir, &out->analysis));
   snprintf(path, sizeof(path), "%s/timeseries.csv", dir);
   if (resume)
     MOREAU_CALL(moreau_timeseries_continue(moreau_sim_comm(sim), path, (double)moreau_sim_step_index(sim), &out->ts));
@@ -49,26 +56,40 @@ static moreau_err open_series(const moreau_sim *sim, const char *dir, int resume
       snprintf(name, sizeof(name), "box_%c", axes[d]);
       MOREAU_CALL(moreau_timeseries_add_column(out->ts, name));
     }
-    for (int i = 0; i < dim; i++)
-      for (int j = i; j < dim; j++, out->ncols++) {
-        snprintf(name, sizeof(name), "stress_%c%c", axes[i], axes[j]);
-        MOREAU_CALL(moreau_timeseries_add_column(out->ts, name));
-      }
   }
+  MOREAU_CALL(run_analysis_add_columns(out->analysis, out->ts, &n));
+  out->ncols += n;
   MOREAU_CALL(moreau_malloc((size_t)out->ncols * sizeof(double), &out->row));
-  *outp = out;
   return MOREAU_SUCCESS;
 }
 
-moreau_err moreau_run_output_create(const moreau_sim *sim, const char *dir, moreau_run_output **out)
+moreau_err moreau_run_output_create(const moreau_sim *sim, const char *dir, const moreau_run_analysis_config *an,
+                                    moreau_run_output **out)
 {
-  MOREAU_CALL(open_series(sim, dir, 0, out));
+  moreau_err err = open_series(sim, dir, an, 0, out);
+  if (err) {
+    /* Only a file that was opened can fail to close: the error stays err. */
+    moreau_err cleanup = moreau_run_output_destroy(out);
+    MOREAU_CALL(err ? err : cleanup);
+  }
   return MOREAU_SUCCESS;
 }
 
-moreau_err moreau_run_output_continue(const moreau_sim *sim, const char *dir, moreau_run_output **out)
+moreau_err moreau_run_output_continue(const moreau_sim *sim, const char *dir, const moreau_run_analysis_config *an,
+                                      moreau_run_output **out)
 {
-  MOREAU_CALL(open_series(sim, dir, 1, out));
+  moreau_err err = open_series(sim, dir, an, 1, out);
+  if (err) {
+    /* Only a file that was opened can fail to close: the error stays err. */
+    moreau_err cleanup = moreau_run_output_destroy(out);
+    MOREAU_CALL(err ? err : cleanup);
+  }
+  return MOREAU_SUCCESS;
+}
+
+moreau_err moreau_run_output_step(moreau_run_output *out, const moreau_sim *sim)
+{
+  MOREAU_CALL(run_analysis_step(out->analysis, sim));
   return MOREAU_SUCCESS;
 }
 
@@ -76,6 +97,7 @@ moreau_err moreau_run_output_destroy(moreau_run_output **outp)
 {
   moreau_run_output *out = *outp;
   if (!out) return MOREAU_SUCCESS;
+  MOREAU_CALL(run_analysis_destroy(&out->analysis));
   MOREAU_CALL(moreau_timeseries_destroy(&out->ts));
   moreau_free(&out->row);
   moreau_free(outp);
@@ -123,9 +145,6 @@ static int cell_row(const moreau_sim *sim, double *r)
   r[k++] = le.on && ms->sigma[4 * le.gradient] > 0 ? tau / ms->sigma[4 * le.gradient] : 0.0;
   for (int i = 0; i < dim; i++)
     r[k++] = hi[i] - lo[i];
-  for (int i = 0; i < dim; i++)
-    for (int j = i; j < dim; j++)
-      r[k++] = ms->sigma[3 * i + j];
   return k;
 }
 
@@ -153,6 +172,7 @@ moreau_err moreau_run_output_row(moreau_run_output *out, const moreau_sim *sim)
       r[k++] = walls->point[3 * w + d];
   }
   if (out->cell) k += cell_row(sim, &r[k]);
+  k += run_analysis_row(out->analysis, &r[k]);
   MOREAU_ASSERT(k == out->ncols);
   MOREAU_CALL(moreau_timeseries_write(out->ts, r));
   return MOREAU_SUCCESS;

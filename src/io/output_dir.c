@@ -31,7 +31,8 @@ static moreau_err check_writable(const char *dir)
 /* What a run writes in its output directory: files, and folders whose
  * entries start with a prefix. */
 static const char *const run_files[] = {"timeseries.csv", "snapshots.xmf", NULL};
-static const char *const run_folders[][2] = {{"snapshots", "snap_"}, {"checkpoints", "ckpt_"}, {NULL, NULL}};
+static const char *const run_folders[][2] = {
+    {"snapshots", "snap_"}, {"checkpoints", "ckpt_"}, {"profiles", "profile_"}, {NULL, NULL}};
 
 /* Rank 0: the number of entries of folder (in dir) starting with prefix;
  * with remove, they are removed. */

@@ -1,0 +1,40 @@
+#ifndef MOREAU_ANALYSIS_PRIVATE_H
+#define MOREAU_ANALYSIS_PRIVATE_H
+
+#include "moreau/analysis.h"
+
+/* The Love-Weber term f_i l_j of contact k (row-major) and its contact
+ * point: l runs from a's centre to the centre of the image of b it
+ * touches, or to the contact point for a wall, which bears the force
+ * there. */
+static inline void analysis_contact_term(const moreau_bodies *b, const moreau_contacts *c, moreau_lid k,
+                                         double point[3], double term[9])
+{
+  const double *n = &c->normal[3 * k], *t = &c->tangent[3 * k], *bn = &c->binormal[3 * k];
+  const double *f3 = &c->force[3 * k], *ca = &c->ca[3 * k], *cb = &c->cb[3 * k], *xa = &b->x[3 * c->a[k]];
+  double l[3];
+  for (int i = 0; i < 3; i++) {
+    point[i] = xa[i] + ca[i];
+    l[i] = c->b[k] < 0 ? ca[i] : ca[i] - cb[i];
+  }
+  for (int i = 0; i < 3; i++) {
+    double fi = f3[0] * n[i] + f3[1] * t[i] + f3[2] * bn[i];
+    for (int j = 0; j < 3; j++)
+      term[3 * i + j] = fi * l[j];
+  }
+}
+
+/* The kinetic term m u_i u_j of owned body i, u its velocity less the mean
+ * flow of the boundaries; 0 for a body of infinite mass. */
+static inline void analysis_kinetic_term(const moreau_domain *d, const moreau_bodies *b, moreau_lid i, double term[9])
+{
+  double u[3], mean[3], m = b->inv_mass[i] > 0.0 ? 1.0 / b->inv_mass[i] : 0.0;
+  moreau_domain_stream_velocity(d, &b->x[3 * i], mean);
+  for (int k = 0; k < 3; k++)
+    u[k] = b->v[3 * i + k] - mean[k];
+  for (int p = 0; p < 3; p++)
+    for (int q = 0; q < 3; q++)
+      term[3 * p + q] = m * u[p] * u[q];
+}
+
+#endif
