@@ -95,6 +95,73 @@ MOREAU_MUST_CHECK moreau_err moreau_profile_compute(MPI_Comm comm, const moreau_
                                                     const moreau_contacts *c, const moreau_region *r, int axis,
                                                     int bins, double *values);
 
+/* Solid in a region. The exact area of a disk of centre c and radius r
+ * inside the rectangle [lo, hi], and the exact volume of a ball inside the
+ * box [lo, hi] (closed forms, exact to rounding; src/analysis/region_volume.c
+ * gives the derivation). Empty (0) for r <= 0 and for a rectangle or box
+ * with hi <= lo along an axis. Not collective. */
+double moreau_disk_box_area(const double c[2], double r, const double lo[2], const double hi[2]);
+double moreau_sphere_box_volume(const double c[3], double r, const double lo[3], const double hi[3]);
+
+/* Collective over comm. The solid fraction of the axis-aligned region
+ * [lo, hi] (the first dim values; finite, lo < hi, else MOREAU_ERR_INPUT):
+ * the volume (2D: area) of the bodies inside it, over its own. Each rank
+ * adds the exact parts of its owned bodies and, along periodic axes, of
+ * their periodic (and Lees-Edwards) images, so a region reaching across a
+ * periodic face, or beyond the box, counts the solid that is there. A region
+ * spanning exactly one period along a periodic axis counts every body whole
+ * along it: the region equal to a fully periodic box gives the bodies'
+ * volume over the box's, exactly. The sum is order-independent
+ * (moreau_sum): the same double on every rank count. */
+MOREAU_MUST_CHECK moreau_err moreau_solid_fraction_region(MPI_Comm comm, const moreau_domain *d, const moreau_bodies *b,
+                                                          const double lo[3], const double hi[3], double *fraction);
+
+/* Normal-force statistics over the force-bearing (f_n > 0) body-body
+ * contacts; contacts with walls are left out (they measure the walls'
+ * loading, not the network's). x = f_n / <f_n> is binned in nb bins of equal
+ * width on [0, f_max), bin i = [i f_max/nb, (i+1) f_max/nb) (up to rounding
+ * at the edges), and x >= f_max counts as overflow. MOREAU_FORCE_PDF_FMAX
+ * is the usual f_max: an exponential distribution of x (P = exp(-x))
+ * leaves exp(-6), 0.25%, of the contacts beyond it; a steeper tail leaves
+ * fewer. The PDF is count_i / (n * width), the density of x over all n
+ * contacts, so that
+ * sum pdf_i * width + overflow / n = 1 (exactly 1 without overflow). */
+#define MOREAU_FORCE_PDF_FMAX 6.0
+
+typedef struct {
+  int nb;
+  double f_max;     /* in units of the mean force */
+  int64_t n;        /* force-bearing body-body contacts over all ranks */
+  int64_t overflow; /* of them with x >= f_max */
+  double mean;      /* <f_n> over them (0 when n = 0) */
+  int64_t *count;   /* nb */
+  double *pdf;      /* nb */
+} moreau_force_pdf;
+
+/* Not collective. nb >= 1, f_max finite and positive (MOREAU_ERR_INPUT
+ * otherwise); the arrays belong to the object. */
+MOREAU_MUST_CHECK moreau_err moreau_force_pdf_create(int nb, double f_max, moreau_force_pdf **pdf);
+MOREAU_MUST_CHECK moreau_err moreau_force_pdf_destroy(moreau_force_pdf **pdf);
+/* Lower edge of bin i (i = nb: f_max), in units of the mean. */
+double moreau_force_pdf_bin_lo(const moreau_force_pdf *pdf, int i);
+/* Collective over comm: the mean and the histogram of the contacts each
+ * rank owns (c holds the owned contacts of this rank), reduced over ranks.
+ * The counts are exact and the mean is the same double for every partition
+ * of the same contacts. */
+MOREAU_MUST_CHECK moreau_err moreau_force_pdf_compute(MPI_Comm comm, const moreau_contacts *c, moreau_force_pdf *pdf);
+/* Not collective (the histogram is the same on every rank). The exponent of
+ * the tail P(x) ~ exp(-beta x) above the mean: a least-squares fit of ln P
+ * against the bin centre over the non-empty bins whose lower edge is >= 1,
+ * each weighted by its count (the inverse variance of ln P for Poisson
+ * counts). *beta_error is the standard error of the fit, *bins the number of
+ * bins used; beta and its error are NaN with fewer than 2 bins. */
+void moreau_force_pdf_tail(const moreau_force_pdf *pdf, double *beta, double *beta_error, int *bins);
+/* Collective over comm: rank 0 writes the histogram to path as CSV, header
+ * f_lo,f_hi,pdf,count then one line per bin (f_lo, f_hi in units of the
+ * mean; the overflow is not a line). An I/O failure is one error on every
+ * rank (MOREAU_ERR_IO). */
+MOREAU_MUST_CHECK moreau_err moreau_force_pdf_write_csv(MPI_Comm comm, const moreau_force_pdf *pdf, const char *path);
+
 #pragma GCC visibility pop
 
 #endif
