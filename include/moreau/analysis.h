@@ -156,12 +156,6 @@ MOREAU_MUST_CHECK moreau_err moreau_force_pdf_compute(MPI_Comm comm, const morea
  * counts). *beta_error is the standard error of the fit, *bins the number of
  * bins used; beta and its error are NaN with fewer than 2 bins. */
 void moreau_force_pdf_tail(const moreau_force_pdf *pdf, double *beta, double *beta_error, int *bins);
-/* Collective over comm: rank 0 writes the histogram to path as CSV, header
- * f_lo,f_hi,pdf,count then one line per bin (f_lo, f_hi in units of the
- * mean; the overflow is not a line). An I/O failure is one error on every
- * rank (MOREAU_ERR_IO). */
-MOREAU_MUST_CHECK moreau_err moreau_force_pdf_write_csv(MPI_Comm comm, const moreau_force_pdf *pdf, const char *path);
-
 #pragma GCC visibility pop
 
 #endif

@@ -64,8 +64,8 @@ typedef enum { MOREAU_OUTPUT_NEW, MOREAU_OUTPUT_OVERWRITE, MOREAU_OUTPUT_CONTINU
 
 /* Collective over comm. Makes the output directory (and its parents) and
  * checks that files can be written in it. The outputs of an earlier run are
- * timeseries.csv, snapshots.xmf, snapshots/snap_*, checkpoints/ckpt_* and
- * profiles/profile_*
+ * timeseries.csv, snapshots.xmf, snapshots/snap_*, checkpoints/ckpt_*,
+ * profiles/profile_* and forces/force_pdf_*
  * (other files are the user's and stay): a new run refuses a directory
  * holding any, with MOREAU_OUTPUT_OVERWRITE they are removed first (with a
  * note). Failures are MOREAU_ERR_INPUT on every rank with one line from

@@ -23,6 +23,7 @@ typedef struct {
   int profile_bins;      /* 0: no profiles */
   int profile_axis;      /* 0, 1, 2 */
   int64_t profile_every; /* steps between profile files (a multiple of every) */
+  int force_pdf_bins;    /* of the force PDF file of each snapshot (0: none) */
 } moreau_run_analysis_config;
 
 extern const moreau_option_spec moreau_analysis_options[];
@@ -53,8 +54,11 @@ MOREAU_MUST_CHECK moreau_err moreau_run_output_row(moreau_run_output *out, const
 void moreau_run_output_status(const moreau_run_output *out, const moreau_sim *sim, double wall, int64_t max_steps,
                               double t_end);
 /* Collective: writes a snapshot of the sim's bodies, contacts and walls
- * (moreau_snapshot_write) under dir. */
-MOREAU_MUST_CHECK moreau_err moreau_run_output_snapshot(const moreau_sim *sim, const char *dir);
+ * (moreau_snapshot_write) under dir, and with an->force_pdf_bins the PDF of
+ * normal forces to dir/forces/force_pdf_<step>.csv (f_lo,f_hi,pdf,count,
+ * in units of the mean normal force). */
+MOREAU_MUST_CHECK moreau_err moreau_run_output_snapshot(const moreau_sim *sim, const char *dir,
+                                                        const moreau_run_analysis_config *an);
 /* Collective: kinetic energy of translation and rotation of all bodies. */
 MOREAU_MUST_CHECK moreau_err moreau_kinetic_energy(const moreau_sim *sim, double *energy);
 

@@ -1,8 +1,4 @@
-#include <errno.h>
-#include <inttypes.h>
 #include <math.h>
-#include <stdio.h>
-#include <string.h>
 
 #include "moreau/analysis.h"
 #include "moreau/sum.h"
@@ -105,27 +101,4 @@ void moreau_force_pdf_tail(const moreau_force_pdf *pdf, double *beta, double *be
   *bins = used;
   *beta = used >= 2 ? -sxy / sxx : NAN;
   *beta_error = used >= 2 ? 1.0 / sqrt(sxx) : NAN;
-}
-
-static moreau_err write_csv(const moreau_force_pdf *pdf, const char *path)
-{
-  FILE *f = fopen(path, "w");
-  int bad;
-  MOREAU_CHECK(f, MOREAU_ERR_IO, "%s: cannot open for writing (%s)", path, strerror(errno));
-  fprintf(f, "f_lo,f_hi,pdf,count\n");
-  for (int i = 0; i < pdf->nb; i++)
-    fprintf(f, "%.17g,%.17g,%.17g,%" PRId64 "\n", moreau_force_pdf_bin_lo(pdf, i), moreau_force_pdf_bin_lo(pdf, i + 1),
-            pdf->pdf[i], pdf->count[i]);
-  bad = ferror(f);
-  bad |= fclose(f) != 0;
-  MOREAU_CHECK(!bad, MOREAU_ERR_IO, "%s: write failed", path);
-  return MOREAU_SUCCESS;
-}
-
-moreau_err moreau_force_pdf_write_csv(MPI_Comm comm, const moreau_force_pdf *pdf, const char *path)
-{
-  int rank;
-  MOREAU_MPI_CALL(MPI_Comm_rank(comm, &rank));
-  MOREAU_CALL(moreau_error_agree(comm, rank == 0 ? write_csv(pdf, path) : MOREAU_SUCCESS));
-  return MOREAU_SUCCESS;
 }

@@ -183,7 +183,7 @@ static moreau_err run(const app_config *cfg, moreau_sim *sim, int *stopped, int 
   int64_t last_snapshot = -1, last_ckpt = -1, step = moreau_sim_step_index(sim);
   int due = 0, stop = 0;
   /* A restart's first state is the checkpoint's, already in the series. */
-  if (!cfg->restart[0]) MOREAU_CALL(output(moreau_run_output_snapshot(sim, cfg->output_dir), agreed));
+  if (!cfg->restart[0]) MOREAU_CALL(output(moreau_run_output_snapshot(sim, cfg->output_dir, &cfg->analysis), agreed));
   last_snapshot = last_ckpt = step;
   MOREAU_CALL(output(open_timeseries(cfg, sim, &out), agreed));
   while (!stop && !finished(cfg, sim)) {
@@ -199,7 +199,7 @@ static moreau_err run(const app_config *cfg, moreau_sim *sim, int *stopped, int 
     MOREAU_CALL(output(moreau_run_output_step(out, sim), agreed));
     if (step % cfg->output_every == 0) MOREAU_CALL(output(moreau_run_output_row(out, sim), agreed));
     if (cfg->snapshot_every > 0 && step % cfg->snapshot_every == 0) {
-      MOREAU_CALL(output(moreau_run_output_snapshot(sim, cfg->output_dir), agreed));
+      MOREAU_CALL(output(moreau_run_output_snapshot(sim, cfg->output_dir, &cfg->analysis), agreed));
       last_snapshot = step;
     }
     if (cfg->status_every > 0 && step % cfg->status_every == 0)
@@ -211,7 +211,8 @@ static moreau_err run(const app_config *cfg, moreau_sim *sim, int *stopped, int 
       last_ckpt = step;
     }
   }
-  if (last_snapshot != step) MOREAU_CALL(output(moreau_run_output_snapshot(sim, cfg->output_dir), agreed));
+  if (last_snapshot != step)
+    MOREAU_CALL(output(moreau_run_output_snapshot(sim, cfg->output_dir, &cfg->analysis), agreed));
   if (last_ckpt != step)
     MOREAU_CALL(output(app_checkpoint_write(sim, cfg->output_dir, (int)cfg->checkpoint_keep), agreed));
   if (moreau_sim_rank(sim) == 0) {
@@ -311,7 +312,7 @@ int moreau_app_main(int argc, char **argv)
       /* Every rank agreed on this failure: one message, and the state that
        * failed goes into a snapshot for diagnosis. */
       report(comm, err, trace);
-      if (moreau_run_output_snapshot(sim, cfg.output_dir)) report(comm, MOREAU_ERR_IO, trace);
+      if (moreau_run_output_snapshot(sim, cfg.output_dir, &cfg.analysis)) report(comm, MOREAU_ERR_IO, trace);
     } else if (err) {
       /* Mid-run failures may strike one rank while the others wait in a
        * collective: print here and take the whole job down. */

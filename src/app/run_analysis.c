@@ -13,6 +13,8 @@ const moreau_option_spec moreau_analysis_options[] = {
     {"-analysis_region", "<xlo,ylo[,zlo],xhi,yhi[,zhi]>", "",
      "box the analysis measures (default: the periodic box along periodic axes, else the walls, else the bodies' "
      "extent)"},
+    {"-force_pdf_bins", "<int>", "30",
+     "bins of the normal-force PDF on [0, 6 <f_n>) written with each snapshot to <output_dir>/forces/ (0: none)"},
     {"-profile_bins", "<int>", "0", "bins of the profiles across -profile_axis (0: no profiles)"},
     {"-profile_axis", "<x|y|z>", "", "axis of the profiles (default: the Lees-Edwards gradient axis, else y)"},
     {"-profile_every", "<int>", "",
@@ -46,6 +48,9 @@ moreau_err moreau_run_analysis_from_options(const moreau_sim *sim, int64_t outpu
                  "option -analysis_region: each upper bound must exceed its lower bound");
   }
   int64_t bins;
+  MOREAU_CALL(moreau_option_int("-force_pdf_bins", &bins));
+  MOREAU_CHECK(bins >= 0 && bins <= 100000, MOREAU_ERR_INPUT, "option -force_pdf_bins: must be in [0, 100000]");
+  cfg->force_pdf_bins = (int)bins;
   MOREAU_CALL(moreau_option_int("-profile_bins", &bins));
   MOREAU_CHECK(bins >= 0 && bins <= 100000, MOREAU_ERR_INPUT, "option -profile_bins: must be in [0, 100000]");
   cfg->profile_bins = (int)bins;
@@ -64,14 +69,15 @@ moreau_err moreau_run_analysis_from_options(const moreau_sim *sim, int64_t outpu
   return MOREAU_SUCCESS;
 }
 
-/* The scalar columns, in the order of a sample. */
-typedef enum { COL_STRESS, COL_P, COL_Q, COL_Q_OVER_P, COL_ANGLE, COL_INERTIAL, NCOL_KINDS } column_kind;
+/* The histogram behind the tail exponent column: 30 bins on [0, 6 <f>). */
+#define RUN_ANALYSIS_PDF_BINS 30
 
 struct run_analysis {
   moreau_run_analysis_config cfg;
   char profile_dir[4200];
   int dim, ncols, stress_cols, le;
-  double *sum, *sample; /* ncols */
+  double *sum, *sample;  /* ncols */
+  moreau_force_pdf *pdf; /* for the mean force and the tail of each sample */
   int64_t samples;
   double *profile_sum, *profile; /* profile_bins x MOREAU_PROFILE_FIELDS + 1 (the bin centre) */
   int64_t profile_samples;
@@ -89,10 +95,11 @@ moreau_err run_analysis_create(const moreau_sim *sim, const moreau_run_analysis_
   moreau_domain_get_lees_edwards(moreau_sim_domain(sim), &le);
   a->le = le.on;
   a->stress_cols = a->dim * (a->dim + 1) / 2;
-  a->ncols = a->stress_cols + 4 + a->le;
+  a->ncols = a->stress_cols + 4 + a->le + 3;
   snprintf(a->profile_dir, sizeof(a->profile_dir), "%s/profiles", dir);
   MOREAU_CALL(moreau_calloc((size_t)a->ncols, sizeof(double), &a->sum));
   MOREAU_CALL(moreau_calloc((size_t)a->ncols, sizeof(double), &a->sample));
+  MOREAU_CALL(moreau_force_pdf_create(RUN_ANALYSIS_PDF_BINS, MOREAU_FORCE_PDF_FMAX, &a->pdf));
   if (cfg->profile_bins) {
     size_t n = (size_t)cfg->profile_bins * (MOREAU_PROFILE_FIELDS + 1);
     MOREAU_CALL(moreau_calloc(n, sizeof(double), &a->profile_sum));
@@ -107,6 +114,7 @@ moreau_err run_analysis_destroy(run_analysis **ap)
   if (!a) return MOREAU_SUCCESS;
   moreau_free(&a->sum);
   moreau_free(&a->sample);
+  MOREAU_CALL(moreau_force_pdf_destroy(&a->pdf));
   moreau_free(&a->profile_sum);
   moreau_free(&a->profile);
   moreau_free(ap);
@@ -117,6 +125,7 @@ moreau_err run_analysis_add_columns(const run_analysis *a, moreau_timeseries *ts
 {
   static const char axes[] = "xyz";
   static const char *const scalars[] = {"p", "q", "q_over_p", "stress_angle", "inertial_number"};
+  static const char *const more[] = {"packing_fraction", "mean_normal_force", "force_tail_exponent"};
   char name[64];
   for (int i = 0; i < a->dim; i++)
     for (int j = i; j < a->dim; j++) {
@@ -125,6 +134,8 @@ moreau_err run_analysis_add_columns(const run_analysis *a, moreau_timeseries *ts
     }
   for (int k = 0; k < 4 + a->le; k++)
     MOREAU_CALL(moreau_timeseries_add_column(ts, scalars[k]));
+  for (int k = 0; k < 3; k++)
+    MOREAU_CALL(moreau_timeseries_add_column(ts, more[k]));
   *ncols = a->ncols;
   return MOREAU_SUCCESS;
 }
@@ -184,10 +195,10 @@ static moreau_err current_region(const run_analysis *a, const moreau_sim *sim, m
 static moreau_err take_sample(run_analysis *a, const moreau_sim *sim, const moreau_region *r)
 {
   const moreau_domain *d = moreau_sim_domain(sim);
-  double sigma[9], p, q, angle, *s = a->sample;
-  int k = 0;
-  MOREAU_CALL(
-      moreau_stress_region(moreau_sim_comm(sim), d, moreau_sim_bodies(sim), moreau_sim_contacts(sim), r, sigma));
+  MPI_Comm comm = moreau_sim_comm(sim);
+  double sigma[9], p, q, angle, beta, beta_error, *s = a->sample;
+  int k = 0, tail_bins;
+  MOREAU_CALL(moreau_stress_region(comm, d, moreau_sim_bodies(sim), moreau_sim_contacts(sim), r, sigma));
   moreau_stress_invariants(a->dim, sigma, &p, &q, &angle);
   for (int i = 0; i < a->dim; i++)
     for (int j = i; j < a->dim; j++)
@@ -205,6 +216,12 @@ static moreau_err take_sample(run_analysis *a, const moreau_sim *sim, const more
     double sgg = sigma[4 * le.gradient];
     s[k++] = sgg > 0.0 ? fabs(le.rate) * ms->mean_diameter * sqrt(ms->grain_density / sgg) : 0.0;
   }
+  MOREAU_CALL(moreau_solid_fraction_region(comm, d, moreau_sim_bodies(sim), r->lo, r->hi, &s[k++]));
+  MOREAU_CALL(moreau_force_pdf_compute(comm, moreau_sim_contacts(sim), a->pdf));
+  s[k++] = a->pdf->mean;
+  moreau_force_pdf_tail(a->pdf, &beta, &beta_error, &tail_bins);
+  /* No fit (too few contacts above the mean): 0, so that means stay numbers. */
+  s[k++] = isfinite(beta) ? beta : 0.0;
   MOREAU_ASSERT(k == a->ncols);
   for (int i = 0; i < a->ncols; i++)
     a->sum[i] += s[i];

@@ -194,10 +194,36 @@ void moreau_run_output_status(const moreau_run_output *out, const moreau_sim *si
   fflush(stdout);
 }
 
-moreau_err moreau_run_output_snapshot(const moreau_sim *sim, const char *dir)
+/* The force PDF of the current step as a table: f_lo, f_hi, pdf, count. */
+static moreau_err force_pdf_write(const moreau_sim *sim, const char *dir, int bins)
+{
+  static const char *const columns[4] = {"f_lo", "f_hi", "pdf", "count"};
+  moreau_force_pdf *pdf;
+  double *rows = NULL;
+  char sub[4200], name[64];
+  MOREAU_CALL(moreau_force_pdf_create(bins, MOREAU_FORCE_PDF_FMAX, &pdf));
+  moreau_err err = moreau_force_pdf_compute(moreau_sim_comm(sim), moreau_sim_contacts(sim), pdf);
+  if (!err) err = moreau_malloc((size_t)bins * 4 * sizeof(double), &rows);
+  for (int i = 0; !err && i < bins; i++) {
+    rows[4 * i] = moreau_force_pdf_bin_lo(pdf, i);
+    rows[4 * i + 1] = moreau_force_pdf_bin_lo(pdf, i + 1);
+    rows[4 * i + 2] = pdf->pdf[i];
+    rows[4 * i + 3] = (double)pdf->count[i];
+  }
+  snprintf(sub, sizeof(sub), "%s/forces", dir);
+  snprintf(name, sizeof(name), "force_pdf_%06lld.csv", (long long)moreau_sim_step_index(sim));
+  if (!err) err = moreau_csv_table_write(moreau_sim_comm(sim), sub, name, 4, columns, bins, rows);
+  moreau_free(&rows);
+  moreau_err cleanup = moreau_force_pdf_destroy(&pdf);
+  MOREAU_CALL(err ? err : cleanup);
+  return MOREAU_SUCCESS;
+}
+
+moreau_err moreau_run_output_snapshot(const moreau_sim *sim, const char *dir, const moreau_run_analysis_config *an)
 {
   moreau_run_state rs;
   moreau_sim_run_state(sim, &rs);
   MOREAU_CALL(moreau_snapshot_write(&rs, moreau_sim_bodies(sim), moreau_sim_contacts(sim), moreau_sim_walls(sim), dir));
+  if (an->force_pdf_bins) MOREAU_CALL(force_pdf_write(sim, dir, an->force_pdf_bins));
   return MOREAU_SUCCESS;
 }

@@ -32,7 +32,7 @@ static moreau_err check_writable(const char *dir)
  * entries start with a prefix. */
 static const char *const run_files[] = {"timeseries.csv", "snapshots.xmf", NULL};
 static const char *const run_folders[][2] = {
-    {"snapshots", "snap_"}, {"checkpoints", "ckpt_"}, {"profiles", "profile_"}, {NULL, NULL}};
+    {"snapshots", "snap_"}, {"checkpoints", "ckpt_"}, {"profiles", "profile_"}, {"forces", "force_pdf_"}, {NULL, NULL}};
 
 /* Rank 0: the number of entries of folder (in dir) starting with prefix;
  * with remove, they are removed. */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "moreau/analysis.h"
+#include "moreau/io.h"
 #include "moreau/rng.h"
 #include "parallel.h"
 
@@ -174,17 +175,27 @@ START_TEST(test_tail_exponent_exact)
 }
 END_TEST
 
-/* Rank 0 writes the hand-set histogram; every rank reads it back. A path in
- * a missing directory is one I/O error on every rank, naming the path. */
+/* The histogram file as a run writes it (moreau_csv_table_write, columns
+ * f_lo,f_hi,pdf,count): rank 0 writes the hand-set histogram; every rank
+ * reads it back. A directory that cannot be made is one I/O error on every
+ * rank, naming the path. */
 START_TEST(test_csv)
 {
+  static const char *const columns[4] = {"f_lo", "f_hi", "pdf", "count"};
+  double rows[3 * 4];
   const double f[4] = {1.0, 1.0, 2.0, 4.0}; /* mean 2: x = 0.5, 0.5, 1, 2 */
   moreau_contacts *c = make_contacts(MPI_COMM_WORLD, f, NULL, 4);
   moreau_force_pdf *pdf;
   char path[] = "test_forces_pdf.csv", line[256];
   ck_assert_int_eq(moreau_force_pdf_create(3, 3.0, &pdf), MOREAU_SUCCESS);
   PAR_TRY(MPI_COMM_WORLD, moreau_force_pdf_compute(MPI_COMM_WORLD, c, pdf));
-  PAR_TRY(MPI_COMM_WORLD, moreau_force_pdf_write_csv(MPI_COMM_WORLD, pdf, path));
+  for (int i = 0; i < 3; i++) {
+    rows[4 * i] = moreau_force_pdf_bin_lo(pdf, i);
+    rows[4 * i + 1] = moreau_force_pdf_bin_lo(pdf, i + 1);
+    rows[4 * i + 2] = pdf->pdf[i];
+    rows[4 * i + 3] = (double)pdf->count[i];
+  }
+  PAR_TRY(MPI_COMM_WORLD, moreau_csv_table_write(MPI_COMM_WORLD, ".", path, 4, columns, 3, rows));
   const char *want[4] = {"f_lo,f_hi,pdf,count\n", "0,1,0.5,2\n", "1,2,0.25,1\n", "2,3,0.25,1\n"};
   FILE *in = fopen(path, "r");
   ck_assert_ptr_nonnull(in);
@@ -195,10 +206,13 @@ START_TEST(test_csv)
   ck_assert_ptr_null(fgets(line, sizeof(line), in));
   fclose(in);
   MPI_Barrier(MPI_COMM_WORLD);
-  if (par_rank(MPI_COMM_WORLD) == 0) remove(path);
-  moreau_err err = moreau_force_pdf_write_csv(MPI_COMM_WORLD, pdf, "no_such_dir/pdf.csv");
+  /* A directory below a regular file cannot be made. */
+  moreau_err err = moreau_csv_table_write(MPI_COMM_WORLD, "test_forces_pdf.csv/sub", "pdf.csv", 4, columns, 3, rows);
   ck_assert_int_eq(err, MOREAU_ERR_IO);
-  if (par_rank(MPI_COMM_WORLD) == 0) ck_assert_ptr_nonnull(strstr(moreau_error_message(), "no_such_dir/pdf.csv"));
+  if (par_rank(MPI_COMM_WORLD) == 0)
+    ck_assert_ptr_nonnull(strstr(moreau_error_message(), "test_forces_pdf.csv: cannot create directory"));
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (par_rank(MPI_COMM_WORLD) == 0) remove(path);
   moreau_error_clear();
   ck_assert_int_eq(moreau_force_pdf_destroy(&pdf), MOREAU_SUCCESS);
   ck_assert_int_eq(moreau_contacts_destroy(&c), MOREAU_SUCCESS);
