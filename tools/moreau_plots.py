@@ -86,7 +86,7 @@ def save(fig, path):
     try:
         if os.path.dirname(path):
             os.makedirs(os.path.dirname(path), exist_ok=True)
-        fig.savefig(path, format="png", dpi=150)
+        fig.savefig(path, format="png", dpi=150, bbox_inches="tight")
     except OSError as e:
         fail(f"{path}: cannot write ({e.strerror or e})")
     plt.close(fig)
