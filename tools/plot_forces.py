@@ -8,11 +8,13 @@ mean over the contacts with f_n > 0.
 
 The box: snapshots do not store it. It is taken from --box, else from the
 checkpoint of the same step in ../checkpoints/ (moreau writes one at the
-end of a run, so the last snapshot has it), else from the walls (an axis
-with a wall on both sides), else the bounding box of the bodies (centre +-
-radius) stands for it, drawn dotted and said in the title. Walls are drawn
-as grey lines; the faces of an axis without walls are drawn dashed in blue
-as periodic.
+end of a run, so the last snapshot has it), else from the walls when every
+axis has a wall on both sides; otherwise the axes without are given the
+bounding box of the bodies (centre +- radius), and the box is drawn dotted
+and said to be estimated in the title. Walls are drawn in brown; the faces
+of an axis without walls are drawn dashed in blue as periodic (moreau puts
+walls on every face that is not periodic, unless walls are given one by
+one).
 
 3D snapshots: the projection on the --plane (x-y by default; x-z for a pile
 under the default 3D gravity along z) of a slab of bodies whose centre lies
@@ -127,6 +129,14 @@ def select_slab(args, normal_axis, x, r, ends):
     return (z >= zlo) & (z <= zhi), (zc >= zlo) & (zc <= zhi), f"slab {zlo:.4g} <= {AXES[normal_axis]} <= {zhi:.4g}"
 
 
+def contact_widths(fn, width):
+    """Which contacts carry a force (f_n > 0), their line widths
+    width x f_n / <f_n>, and <f_n>, the mean over them."""
+    loaded = fn > 0
+    mean_f = fn[loaded].mean() if loaded.any() else 0.0
+    return loaded, width * fn[loaded] / mean_f if loaded.any() else np.zeros(0), mean_f
+
+
 def draw_box(ax, lo, hi, periodic, estimated):
     faces = [(([lo[0], lo[0]], [lo[1], hi[1]]), 0), (([hi[0], hi[0]], [lo[1], hi[1]]), 0),
              (([lo[0], hi[0]], [lo[1], lo[1]]), 1), (([lo[0], hi[0]], [hi[1], hi[1]]), 1)]
@@ -148,7 +158,7 @@ def draw_walls(ax, s, plane):
         u, v = n[plane[0]], n[plane[1]]
         if np.hypot(u, v) > 1e-12:
             pa, pb = p[plane[0]], p[plane[1]]
-            ax.axline((pa, pb), (pa - v, pb + u), color="0.4", lw=2.0, label=label)
+            ax.axline((pa, pb), (pa - v, pb + u), color="saddlebrown", lw=2.0, label=label)
             label = None
 
 
@@ -183,8 +193,7 @@ def main():
     all_x, all_r = s["bodies/position"][:, plane], s["bodies/radius"]
     bodies_lo, bodies_hi = (all_x - all_r[:, None]).min(0), (all_x + all_r[:, None]).max(0)
     lo, hi, periodic, estimated, source = find_box(args, s, plane, bodies_lo, bodies_hi)
-    loaded = fn > 0
-    mean_f = fn[loaded].mean() if loaded.any() else 0.0
+    loaded, widths, mean_f = contact_widths(fn, args.width)
 
     span = np.maximum(np.array(hi) - np.array(lo), 1e-300)
     # The longer side of the box takes 9 inches.
@@ -194,8 +203,7 @@ def main():
                                         offset_transform=ax.transData, facecolors="0.88", edgecolors="0.7",
                                         linewidths=0.3))
     if loaded.any():
-        ax.add_collection(LineCollection(ends[loaded], linewidths=args.width * fn[loaded] / mean_f,
-                                         colors="firebrick", capstyle="round"))
+        ax.add_collection(LineCollection(ends[loaded], linewidths=widths, colors="firebrick", capstyle="round"))
     draw_walls(ax, s, plane)
     draw_box(ax, lo, hi, periodic, estimated)
     pad = 0.05 * span.max()
