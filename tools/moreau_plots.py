@@ -25,7 +25,8 @@ try:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 except ImportError as e:
-    fail(f"Python module {e.name or e} is missing (Debian: apt-get install python3-numpy python3-matplotlib python3-h5py)")
+    fail(f"Python module {e.name or e} is missing "
+         "(Debian: apt-get install python3-numpy python3-matplotlib python3-h5py)")
 
 
 class Parser(argparse.ArgumentParser):

@@ -47,8 +47,8 @@ def exponential_fit(lo, hi, pdf, count):
 def main():
     parser = mp.Parser(__doc__)
     parser.add_argument("pdfs", nargs="+", help="force PDF CSV files")
-    parser.add_argument("-o", dest="output",
-                        help="PNG to write (default: next to a single file, with .png; force_pdf.png beside the first of several)")
+    parser.add_argument("-o", dest="output", help="PNG to write (default: next to a single file, with .png; "
+                        "force_pdf.png beside the first of several)")
     args = parser.parse_args()
     data = [read_pdf(p) for p in args.pdfs]
     fig, ax = plt.subplots(figsize=(6.5, 4.8))

@@ -169,10 +169,12 @@ def main():
     parser = mp.Parser(__doc__)
     parser.add_argument("snapshot", help="a snapshot .h5 written by moreau")
     parser.add_argument("-o", dest="output", help="PNG to write (default: the snapshot's path with .png)")
-    parser.add_argument("--box", metavar="LO1,LO2,HI1,HI2", help="the box to draw, in the plane's axes (default: see above)")
+    parser.add_argument("--box", metavar="LO1,LO2,HI1,HI2",
+                        help="the box to draw, in the plane's axes (default: see above)")
     parser.add_argument("--plane", choices=["xy", "xz", "yz"], help="3D: the plane of the projection (default xy)")
     parser.add_argument("--slab", metavar="LO,HI", help="3D: the slab to project (default: see above)")
-    parser.add_argument("--width", type=float, default=1.5, help="line width (points) of a contact of mean force (default 1.5)")
+    parser.add_argument("--width", type=float, default=1.5,
+                        help="line width (points) of a contact of mean force (default 1.5)")
     args = parser.parse_args()
     if not args.width > 0:
         fail(f"--width {args.width}: must be positive")
@@ -198,7 +200,8 @@ def main():
     span = np.maximum(np.array(hi) - np.array(lo), 1e-300)
     # The longer side of the box takes 9 inches.
     aspect = span[1] / span[0]
-    fig, ax = plt.subplots(figsize=(9.0, max(9.0 * aspect, 2.0) + 1.0) if aspect <= 1 else (max(9.0 / aspect, 3.0), 10.0))
+    size = (9.0, max(9.0 * aspect, 2.0) + 1.0) if aspect <= 1 else (max(9.0 / aspect, 3.0), 10.0)
+    fig, ax = plt.subplots(figsize=size)
     ax.add_collection(EllipseCollection(2 * r, 2 * r, np.zeros_like(r), units="xy", offsets=x,
                                         offset_transform=ax.transData, facecolors="0.88", edgecolors="0.7",
                                         linewidths=0.3))

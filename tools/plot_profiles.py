@@ -69,8 +69,8 @@ def main():
     parser = mp.Parser(__doc__)
     parser.add_argument("profiles", nargs="+", help="profile CSV files")
     parser.add_argument("--mean", action="store_true", help="average the files bin by bin")
-    parser.add_argument("-o", dest="output",
-                        help="PNG to write (default: next to a single file, with .png; profiles.png beside the first of several)")
+    parser.add_argument("-o", dest="output", help="PNG to write (default: next to a single file, with .png; "
+                        "profiles.png beside the first of several)")
     args = parser.parse_args()
     profiles = [read_profile(p) for p in args.profiles]
     columns = set().union(*profiles)

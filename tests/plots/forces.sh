@@ -41,7 +41,8 @@ has d3_xz.png $contact contacts
 has d3_xz.png $wall walls
 # Thicker lines: more contact pixels than at the default width.
 plot plot_forces d3_xz_thin.png "$runs/d3/snapshots/snap_000400.h5" --plane xz -o d3_xz_thin.png
-[ "$(pixels d3_xz.png $contact)" -gt "$(pixels d3_xz_thin.png $contact)" ] || fail "--width 3 does not thicken the contacts"
+[ "$(pixels d3_xz.png $contact)" -gt "$(pixels d3_xz_thin.png $contact)" ] ||
+  fail "--width 3 does not thicken the contacts"
 
 mkdir copy && cp "$runs/dep/snapshots/snap_000400.h5" copy/
 plot plot_forces copy/snap_000400.png copy/snap_000400.h5

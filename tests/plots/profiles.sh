@@ -14,7 +14,8 @@ for step in 100 200 300; do
 done
 plot plot_profiles profiles/profile_100.png profiles/profile_100.csv
 plot plot_profiles profiles/profiles.png profiles/profile_100.csv profiles/profile_200.csv profiles/profile_300.csv
-plot plot_profiles out/mean.png profiles/profile_100.csv profiles/profile_200.csv profiles/profile_300.csv --mean -o out/mean.png
+plot plot_profiles out/mean.png profiles/profile_100.csv profiles/profile_200.csv profiles/profile_300.csv --mean \
+  -o out/mean.png
 plot plot_profiles 3d.png profiles/profile3_100.csv -o 3d.png
 plot plot_profiles 3d_mean.png profiles/profile3_100.csv profiles/profile3_200.csv --mean -o 3d_mean.png
 plot plot_profiles mixed.png profiles/profile_100.csv profiles/profile3_100.csv -o mixed.png

@@ -25,8 +25,9 @@ def profile(dim, step):
     for k in range(BINS):
         lo, hi = k / BINS, (k + 1) / BINS
         y = 0.5 * (lo + hi)
-        v = {"bin": k, "y_lo": lo, "y_hi": hi, "y": y, "solid_fraction": 0.8 - 0.05 * math.sin(math.pi * y) + step / 1e4,
-             "vx": 2 * (y - 0.5) + step / 100, "vy": 0.0, "vz": 0.0, "spin": -1.0, "wx": 0.0, "wy": 0.0, "wz": -1.0,
+        v = {"bin": k, "y_lo": lo, "y_hi": hi, "y": y,
+             "solid_fraction": 0.8 - 0.05 * math.sin(math.pi * y) + step / 1e4, "vx": 2 * (y - 0.5) + step / 100,
+             "vy": 0.0, "vz": 0.0, "spin": -1.0, "wx": 0.0, "wy": 0.0, "wz": -1.0,
              "sxx": -100 + y, "syy": -100.0, "sxy": 40.0, "szz": -90.0, "sxz": 0.0, "syz": 0.0, "bodies": 30}
         rows.append([v[n] for n in names])
     return names, rows

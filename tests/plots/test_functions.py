@@ -63,8 +63,8 @@ for step in (100, 200, 300):
 mean, std = plot_profiles.mean_profile(["a", "b", "c"], profiles)
 y = profiles[0]["y"]
 check(close(mean["vx"], 2 * (y - 0.5) + 2) and close(std["vx"], math.sqrt(2 / 3)), "mean and spread of vx")
-check(close(mean["solid_fraction"], 0.82 - 0.05 * np.sin(np.pi * y)) and close(std["solid_fraction"], math.sqrt(2 / 3) / 100),
-      "mean and spread of the solid fraction")
+check(close(mean["solid_fraction"], 0.82 - 0.05 * np.sin(np.pi * y))
+      and close(std["solid_fraction"], math.sqrt(2 / 3) / 100), "mean and spread of the solid fraction")
 check(close(mean["y"], y) and close(std["sxy"], 0.0), "y and the constant columns unchanged")
 
 # Panels of the documented 2D and 3D columns, and of an unknown column.
