@@ -11,9 +11,11 @@ cd "$(dirname "$0")/.."
 # /etc/slurm/slurm.conf).
 # clang-14 libclang-rt-14-dev: the sanitizer build and the libFuzzer targets
 # of tools/test.sh (tests/fuzz).
+# python3-numpy python3-matplotlib python3-h5py: the plotting scripts
+# tools/plot_*.py and their tests (tests/plots).
 PKGS=(build-essential cmake pkg-config libopenmpi-dev openmpi-bin libmetis-dev libhdf5-openmpi-dev
       hdf5-tools petsc-dev check libxml2-utils python3 slurmctld slurmd slurm-client munge
-      clang-14 libclang-rt-14-dev)
+      clang-14 libclang-rt-14-dev python3-numpy python3-matplotlib python3-h5py)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
