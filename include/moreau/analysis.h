@@ -38,15 +38,15 @@ MOREAU_MUST_CHECK moreau_err moreau_macro_state_compute(MPI_Comm comm, const mor
 
 /* The region the analysis measures: the axis-aligned box [lo, hi] (the
  * first dim values). A body belongs to it when its centre does, a contact
- * when its contact point does (along periodic axes both are taken in the
- * box first, so a region equal to the periodic box holds everything). */
+ * between bodies when its contact point does, a contact with a wall when
+ * its body does (along periodic axes points are taken in the box first, so
+ * a region equal to the periodic box holds everything). */
 typedef struct {
   double lo[3], hi[3];
 } moreau_region;
 
 /* Not collective. Whether x (after wrapping into the periodic box) lies in
- * the closed region: a contact point on a wall is inside the region the
- * walls bound. */
+ * the closed region [lo, hi]. */
 int moreau_region_contains(const moreau_domain *d, const moreau_region *r, const double x[3]);
 
 /* Collective. The Love-Weber stress over the region (compression positive,
@@ -83,8 +83,8 @@ void moreau_stress_invariants(int dim, const double sigma[9], double *p, double 
  *   vx, vy, vz      mass-weighted mean velocity of its bodies
  *   wx, wy, wz      mean angular velocity of its bodies (2D: wz only)
  *   sxx ... szz     the stress of moreau_stress_region over the slab (9,
- *                   row-major): contacts by their contact point, bodies by
- *                   their centre
+ *                   row-major): contacts and bodies placed as in a
+ *                   region
  * A slab without bodies has zero velocity and spin. */
 enum { MOREAU_PROFILE_FIELDS = 17 };
 extern const char *const moreau_profile_field_names[MOREAU_PROFILE_FIELDS + 1]; /* NULL-terminated */

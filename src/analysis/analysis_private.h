@@ -3,10 +3,12 @@
 
 #include "moreau/analysis.h"
 
-/* The Love-Weber term f_i l_j of contact k (row-major) and its contact
- * point: l runs from a's centre to the centre of the image of b it
- * touches, or to the contact point for a wall, which bears the force
- * there. */
+/* The Love-Weber term f_i l_j of contact k (row-major) and the point that
+ * places it in a region: l runs from a's centre to the centre of the image
+ * of b it touches, or to the contact point for a wall, which bears the
+ * force there. The point is the contact point, but for a wall a's centre:
+ * an overlapping body's contact point lies beyond the wall, outside the box
+ * the walls bound. */
 static inline void analysis_contact_term(const moreau_bodies *b, const moreau_contacts *c, moreau_lid k,
                                          double point[3], double term[9])
 {
@@ -14,7 +16,7 @@ static inline void analysis_contact_term(const moreau_bodies *b, const moreau_co
   const double *f3 = &c->force[3 * k], *ca = &c->ca[3 * k], *cb = &c->cb[3 * k], *xa = &b->x[3 * c->a[k]];
   double l[3];
   for (int i = 0; i < 3; i++) {
-    point[i] = xa[i] + ca[i];
+    point[i] = c->b[k] < 0 ? xa[i] : xa[i] + ca[i];
     l[i] = c->b[k] < 0 ? ca[i] : ca[i] - cb[i];
   }
   for (int i = 0; i < 3; i++) {
