@@ -71,17 +71,19 @@ MOREAU_MUST_CHECK moreau_err moreau_macro_state_compute(MPI_Comm comm, const mor
  *   a_t = 2 (t1 - t2) / (chi_n1 + chi_n2), t1 >= t2 those of dev(chi_t);
  * these are the amplitudes of P(theta) = (1 + a_c cos 2(theta - theta_c)) /
  * (2 pi), <f_n>(theta) = <f_n> (1 + a_n cos 2(theta - theta_n)) and
- * <f_t>(theta) = <f_n> a_t sin 2(theta - theta_t) to first order (exact for
- * a uniform P), so that (sigma_1 - sigma_2) / (sigma_1 + sigma_2) ~
- * (a_c + a_n + a_t) / 2 with coaxial directions and branch lengths
- * independent of direction. In 3D the same with the factor 5/2 and the
- * extreme eigenvalues,
+ * <f_t>(theta) = -<f_n> a_t sin 2(theta - theta_t) (t is n turned by +90
+ * degrees) to first order (exact for a uniform P), so that
+ * (sigma_1 - sigma_2) / (sigma_1 + sigma_2) ~ (a_c + a_n + a_t) / 2 with
+ * coaxial directions and branch lengths independent of direction. In 3D the
+ * same with the factor 5/2 and the extreme eigenvalues,
  *   a_c = 5/2 (F1 - F3),  a_c + a_n = 5/2 (chi_n1 - chi_n3) / tr chi_n,
  *   a_t = 5/2 (t1 - t3) / tr chi_n,
- * the amplitudes of P(n) = (1 + a_c (3 cos^2 theta - 1)) / (4 pi) and the
- * like about an axis (Azema et al. 2009 eqs 8-12), for which
- * (sigma_1 - sigma_3) / tr sigma ~ 2/5 (a_c + a_n + a_t). a_n is the
- * difference of the two anisotropies (it may be negative); a_c, a_t >= 0.
+ * the amplitudes of P(n) = (1 + a_c (3 cos^2 theta - 1)) / (4 pi), of
+ * <f_n> (1 + a_n (3 cos^2 theta - 1)) and of a tangential force
+ * -<f_n> a_t sin 2 theta along the meridian (theta from the axis; Azema et
+ * al. 2009), for which (sigma_1 - sigma_3) / tr sigma ~
+ * 2/5 (a_c + a_n + a_t). a_n is the difference of the two anisotropies (it
+ * may be negative); a_c, a_t >= 0.
  * The principal directions are unit eigenvectors of the largest eigenvalue
  * (sign: the component of largest magnitude positive; 2D: in the xy plane).
  *

@@ -1,40 +1,20 @@
-#include <stdlib.h>
 #include <string.h>
 
 #include "analysis_private.h"
 
-typedef struct {
-  moreau_gid ga, gb;
-  int32_t point;
-  moreau_lid k;
-} key_entry;
-
-static int by_key(const void *x, const void *y)
-{
-  const key_entry *p = x, *q = y;
-  if (p->ga != q->ga) return p->ga < q->ga ? -1 : 1;
-  if (p->gb != q->gb) return p->gb < q->gb ? -1 : 1;
-  return (p->point > q->point) - (p->point < q->point);
-}
-
 /* Force-bearing means f_n > 0: a contact the solver left open has exactly
  * f_n = 0 (the Signorini projection returns an exact zero), and it must not
- * count as a neighbour. Sorting by key keeps the points of a pair together
+ * count as a neighbour. Key order keeps the points of a pair together
  * whatever order the list is in (all points of a pair are on one rank: the
  * owner of gid_a). */
 moreau_err texture_force_bearing(const moreau_contacts *c, moreau_lid **fb, moreau_lid *n_fb)
 {
-  key_entry *e;
-  moreau_lid n = 0;
-  MOREAU_CALL(moreau_malloc((size_t)(c->n + 1) * sizeof(key_entry), &e));
+  char *keep;
+  MOREAU_CALL(moreau_malloc((size_t)(c->n + 1), &keep));
   for (moreau_lid k = 0; k < c->n; k++)
-    if (c->force[3 * k] > 0.0) e[n++] = (key_entry){c->gid_a[k], c->gid_b[k], c->point[k], k};
-  qsort(e, (size_t)n, sizeof(key_entry), by_key);
-  MOREAU_CALL(moreau_malloc((size_t)(n + 1) * sizeof(moreau_lid), fb));
-  for (moreau_lid j = 0; j < n; j++)
-    (*fb)[j] = e[j].k;
-  *n_fb = n;
-  moreau_free(&e);
+    keep[k] = c->force[3 * k] > 0.0;
+  MOREAU_CALL(moreau_contacts_key_order(c, keep, fb, n_fb));
+  moreau_free(&keep);
   return MOREAU_SUCCESS;
 }
 

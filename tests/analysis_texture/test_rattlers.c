@@ -56,6 +56,25 @@ static moreau_err network_2d(moreau_sim **sim)
   return MOREAU_SUCCESS;
 }
 
+/* On the rank owning contact (0, 1, 0): a copy of it as point 1, with f_n = 1
+ * and f_t = 0. */
+static moreau_err add_second_point(moreau_contacts *c)
+{
+  moreau_lid n = c->n, k, idx;
+  for (k = 0; k < n; k++)
+    if (c->gid_a[k] == 0 && c->gid_b[k] == 1) break;
+  if (k == n) return MOREAU_SUCCESS;
+  MOREAU_CALL(moreau_contacts_push(c, 0, 1, 1, c->a[k], c->b[k], &idx));
+  for (int d = 0; d < 3; d++) {
+    c->normal[3 * idx + d] = c->normal[3 * k + d];
+    c->tangent[3 * idx + d] = c->tangent[3 * k + d];
+    c->ca[3 * idx + d] = c->ca[3 * k + d];
+    c->cb[3 * idx + d] = c->cb[3 * k + d];
+  }
+  c->force[3 * idx] = 1.0;
+  return MOREAU_SUCCESS;
+}
+
 START_TEST(rattlers_2d)
 {
   moreau_sim *sim;
@@ -91,6 +110,20 @@ START_TEST(rattlers_2d)
   ck_assert_double_eq_tol(r.z, 7.0 / 3.0, TOL);
   ck_assert_double_eq_tol(r.z_nr, 2.0, TOL);
   ck_assert_double_eq_tol(r.rattler_fraction, 0.0, TOL);
+
+  /* A second contact point of the pair 0-1 (as between rigid clusters),
+   * appended out of key order: one more contact for 0 and 1 (Z_c), the same
+   * partners (Z). */
+  PAR_TRY(MPI_COMM_WORLD, add_second_point(moreau_sim_contacts(sim)));
+  PAR_TRY(MPI_COMM_WORLD, tt_texture(sim, NULL, NULL, &t));
+  ck_assert_int_eq(t.n_contacts, 9);
+  ck_assert_int_eq(t.n_fabric, 4);
+  ck_assert_int_eq(t.n_rattlers, 5);
+  ck_assert_double_eq_tol(t.z, 1.4, TOL);
+  ck_assert_double_eq_tol(t.z_c, 1.6, TOL);
+  ck_assert_double_eq_tol(t.z_nr, 1.6, TOL);
+  ck_assert_double_eq_tol(t.z_c_nr, 2.0, TOL);
+
   ck_assert_int_eq(moreau_texture_compute(MPI_COMM_WORLD, moreau_sim_part(sim), moreau_sim_bodies(sim),
                                           moreau_sim_contacts(sim), moreau_sim_walls(sim), moreau_sim_materials(sim),
                                           lo, NULL, &r),
