@@ -156,9 +156,9 @@ MOREAU_MUST_CHECK moreau_err moreau_part_interface_average(moreau_part *part, mo
  * moreau_part_interface_build) and the owner's copy get the sum over the
  * holder copies, added in the fixed order of moreau_part_interface_average,
  * so every one of them gets the same bits; the values of other bodies and of
- * copies on ranks that do not hold the body are left alone. With touched
- * marking where a per-body quantity was counted, this turns per-rank counts
- * into global ones on every rank that needs them. */
+ * copies on ranks that do not hold the body are left alone (and not added:
+ * a quantity counted per contact, on the ranks whose contacts touch the
+ * body, becomes its global value on every rank that holds it). */
 MOREAU_MUST_CHECK moreau_err moreau_part_interface_sum(moreau_part *part, const moreau_bodies *b, double *values,
                                                        int width);
 
