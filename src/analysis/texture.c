@@ -180,7 +180,7 @@ static moreau_err fabric(MPI_Comm comm, const texture_input *in, const char *rat
     for (int p = 0; p < 3; p++)
       for (int q = 0; q < 3; q++) {
         moreau_sum_add(&s[2 + 3 * p + q], n[p] * n[q]);
-        moreau_sum_add(&s[11 + 3 * p + q], f[0] * n[p] * n[q]);
+        moreau_sum_add(&s[11 + 3 * p + q], f[0] * (n[p] * n[q])); /* symmetric to the bit */
         moreau_sum_add(&s[20 + 3 * p + q], 0.5 * (ft[p] * n[q] + ft[q] * n[p]));
       }
   }
