@@ -7,6 +7,9 @@
 #include "moreau/contacts.h"
 #include "moreau/domain.h"
 #include "moreau/error.h"
+#include "moreau/materials.h"
+#include "moreau/part.h"
+#include "moreau/walls.h"
 
 /* The public API: exported from libmoreau, which hides everything else. */
 #pragma GCC visibility push(default)
@@ -156,6 +159,93 @@ MOREAU_MUST_CHECK moreau_err moreau_force_pdf_compute(MPI_Comm comm, const morea
  * counts). *beta_error is the standard error of the fit, *bins the number of
  * bins used; beta and its error are NaN with fewer than 2 bins. */
 void moreau_force_pdf_tail(const moreau_force_pdf *pdf, double *beta, double *beta_error, int *bins);
+
+/* Texture of the contact network, computed in parallel. Only force-bearing
+ * contacts count: f_n > 0 (a contact at exactly f_n = 0 is one the solver
+ * left open, e.g. a gap that stays open, and carries nothing; tensile
+ * cohesive forces f_n < 0 are not counted either).
+ *
+ * Rattlers: bodies of finite mass with fewer than dim force-bearing contacts
+ * (2 in 2D, 3 in 3D), removed recursively: removing a rattler removes its
+ * contacts from its neighbours' counts, which may make them rattlers, until
+ * nothing changes (the result is the largest subnetwork in which every body
+ * of finite mass keeps at least dim contacts, whatever the order of
+ * removal). Walls and bodies of infinite mass are supports: never rattlers.
+ *
+ * Coordination over all bodies and over the non-rattlers (then counting only
+ * contacts between non-rattlers and with walls): Z the mean number of
+ * distinct partners (a body or a wall) a body has force-bearing contacts
+ * with, Z_c the mean number of force-bearing contact points (Z_c = Z for
+ * disks and spheres; Z_c > Z with several points per pair, Saint-Cyr et al.
+ * 2013, seed 003 section V).
+ *
+ * Fabric and force anisotropies (harmonic approximation of Rothenburg &
+ * Bathurst 1989, Radjai et al. 1998; in 3D Ouadfel & Rothenburg 2001, Azema,
+ * Radjai & Saussine 2009, Mech. Mater. 41, 729) over the force-bearing
+ * body-body contacts between non-rattlers, n their normal, t f_t + s f_s
+ * their tangential force f_T:
+ *   F     = <n (x) n>                      (the fabric tensor, trace 1)
+ *   chi_n = <f_n n (x) n> / <f_n>          (trace 1)
+ *   chi_t = <sym(f_T (x) n)> / <f_n>       (trace 0)
+ * with eigenvalues in decreasing order. In 2D (seed 003 eqs 11-12)
+ *   a_c = 2 (F1 - F2),  a_c + a_n = 2 (chi_n1 - chi_n2) / (chi_n1 + chi_n2),
+ *   a_t = 2 (t1 - t2) / (chi_n1 + chi_n2), t1 >= t2 those of dev(chi_t);
+ * these are the amplitudes of P(theta) = (1 + a_c cos 2(theta - theta_c)) /
+ * (2 pi), <f_n>(theta) = <f_n> (1 + a_n cos 2(theta - theta_n)) and
+ * <f_t>(theta) = -<f_n> a_t sin 2(theta - theta_t) (t is n turned by +90
+ * degrees) to first order (exact for a uniform P), so that
+ * (sigma_1 - sigma_2) / (sigma_1 + sigma_2) ~ (a_c + a_n + a_t) / 2 with
+ * coaxial directions and branch lengths independent of direction. In 3D the
+ * same with the factor 5/2 and the extreme eigenvalues,
+ *   a_c = 5/2 (F1 - F3),  a_c + a_n = 5/2 (chi_n1 - chi_n3) / tr chi_n,
+ *   a_t = 5/2 (t1 - t3) / tr chi_n,
+ * the amplitudes of P(n) = (1 + a_c (3 cos^2 theta - 1)) / (4 pi), of
+ * <f_n> (1 + a_n (3 cos^2 theta - 1)) and of a tangential force
+ * -<f_n> a_t sin 2 theta along the meridian (theta from the axis; Azema et
+ * al. 2009), for which (sigma_1 - sigma_3) / tr sigma ~
+ * 2/5 (a_c + a_n + a_t). a_n is the difference of the two anisotropies (it
+ * may be negative); a_c, a_t >= 0.
+ * The principal directions are unit eigenvectors of the largest eigenvalue
+ * (sign: the component of largest magnitude positive; 2D: in the xy plane).
+ *
+ * Contacts are counted once, by their owner. Normals are geometry: across a
+ * periodic face a contact's normal points to the image of b that a touches,
+ * so periodic boundaries change nothing here.
+ *
+ * Region: with region_lo and region_hi not NULL, only the bodies whose centre
+ * is in [lo, hi) (the first dim axes) enter the body averages (Z, Z_c, the
+ * rattler fraction) and only the contacts whose point (a's centre plus ca,
+ * not wrapped into a periodic box) is in it enter the contact averages
+ * (sliding fraction, tensors); rattlers are found on the whole network
+ * first. Averages over an empty set are 0. */
+typedef struct {
+  int64_t n_bodies;    /* in the region */
+  int64_t n_rattlers;  /* among them */
+  int64_t n_contacts;  /* force-bearing contacts (body-body and body-wall) */
+  int64_t n_sliding;   /* among them, |f_T| >= mu f_n (1 - 1e-9) */
+  int64_t n_fabric;    /* force-bearing body-body contacts between non-rattlers */
+  int rattler_rounds;  /* removal rounds that removed something */
+  double z, z_c;       /* over all bodies */
+  double z_nr, z_c_nr; /* over non-rattlers */
+  double rattler_fraction;
+  double sliding_fraction;              /* n_sliding / n_contacts */
+  double mean_fn;                       /* <f_n> over the n_fabric contacts */
+  double fabric[9], chi_n[9], chi_t[9]; /* row-major 3x3; 2D: the xy block */
+  double a_c, a_n, a_t;
+  double dir_c[3], dir_n[3], dir_t[3]; /* principal directions of F, chi_n, dev(chi_t) */
+} moreau_texture;
+
+/* Collective over comm, after a step: uses the interface plan the step's
+ * solve built from its contacts (moreau_part_interface_build; c must be that
+ * list, as moreau_sim_contacts gives it after moreau_sim_step). part's
+ * communicator must be comm. w holds the walls (may be NULL without wall
+ * contacts), m the materials (for the friction coefficient). region_lo and
+ * region_hi are both NULL or both not. */
+MOREAU_MUST_CHECK moreau_err moreau_texture_compute(MPI_Comm comm, moreau_part *part, const moreau_bodies *b,
+                                                    const moreau_contacts *c, const moreau_walls *w,
+                                                    const moreau_materials *m, const double region_lo[3],
+                                                    const double region_hi[3], moreau_texture *t);
+
 #pragma GCC visibility pop
 
 #endif

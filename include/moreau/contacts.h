@@ -59,6 +59,11 @@ MOREAU_MUST_CHECK moreau_err moreau_contacts_warm_start(moreau_contacts *c, cons
                                                         moreau_lid *matched);
 /* Sorts the contacts by key. */
 MOREAU_MUST_CHECK moreau_err moreau_contacts_sort(moreau_contacts *c);
+/* Not collective. The indices of the contacts with keep[i] != 0 (all when
+ * keep is NULL) in key order, leaving c as it is: *order is malloc'ed (the
+ * caller frees it with moreau_free), *n its length. */
+MOREAU_MUST_CHECK moreau_err moreau_contacts_key_order(const moreau_contacts *c, const char *keep, moreau_lid **order,
+                                                       moreau_lid *n);
 /* Keeps the contacts with keep[i] != 0, in their order. */
 void moreau_contacts_compact(moreau_contacts *c, const char *keep);
 /* History records: the fields with MOREAU_FIELD_MIGRATE (key, force, law

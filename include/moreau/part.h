@@ -150,6 +150,18 @@ MOREAU_MUST_CHECK moreau_err moreau_part_wall_interface_build(moreau_part *part,
  * velocities are averaged over the touching ranks (one small reduction). */
 MOREAU_MUST_CHECK moreau_err moreau_part_interface_average(moreau_part *part, moreau_bodies *b, moreau_walls *w);
 
+/* Collective. values holds width doubles per local body (owned then ghosts:
+ * values[width i .. width i + width)). Every holder copy of an interface body
+ * (a rank whose contacts touch it, as given to the last
+ * moreau_part_interface_build) and the owner's copy get the sum over the
+ * holder copies, added in the fixed order of moreau_part_interface_average,
+ * so every one of them gets the same bits; the values of other bodies and of
+ * copies on ranks that do not hold the body are left alone (and not added:
+ * a quantity counted per contact, on the ranks whose contacts touch the
+ * body, becomes its global value on every rank that holds it). */
+MOREAU_MUST_CHECK moreau_err moreau_part_interface_sum(moreau_part *part, const moreau_bodies *b, double *values,
+                                                       int width);
+
 /* Not collective. */
 void moreau_part_get_stats(const moreau_part *part, moreau_part_stats *stats);
 

@@ -95,7 +95,7 @@ moreau_err run_analysis_create(const moreau_sim *sim, const moreau_run_analysis_
   moreau_domain_get_lees_edwards(moreau_sim_domain(sim), &le);
   a->le = le.on;
   a->stress_cols = a->dim * (a->dim + 1) / 2;
-  a->ncols = a->stress_cols + 4 + a->le + 3;
+  a->ncols = a->stress_cols + 4 + a->le + 3 + 10;
   snprintf(a->profile_dir, sizeof(a->profile_dir), "%s/profiles", dir);
   MOREAU_CALL(moreau_calloc((size_t)a->ncols, sizeof(double), &a->sum));
   MOREAU_CALL(moreau_calloc((size_t)a->ncols, sizeof(double), &a->sample));
@@ -125,7 +125,10 @@ moreau_err run_analysis_add_columns(const run_analysis *a, moreau_timeseries *ts
 {
   static const char axes[] = "xyz";
   static const char *const scalars[] = {"p", "q", "q_over_p", "stress_angle", "inertial_number"};
-  static const char *const more[] = {"packing_fraction", "mean_normal_force", "force_tail_exponent"};
+  static const char *const more[] = {
+      "packing_fraction", "mean_normal_force", "force_tail_exponent", "z",   "z_c", "z_nonrattler",
+      "z_c_nonrattler",   "rattler_fraction",  "sliding_fraction",    "a_c", "a_n", "a_t",
+      "fabric_angle"};
   char name[64];
   for (int i = 0; i < a->dim; i++)
     for (int j = i; j < a->dim; j++) {
@@ -134,7 +137,7 @@ moreau_err run_analysis_add_columns(const run_analysis *a, moreau_timeseries *ts
     }
   for (int k = 0; k < 4 + a->le; k++)
     MOREAU_CALL(moreau_timeseries_add_column(ts, scalars[k]));
-  for (int k = 0; k < 3; k++)
+  for (int k = 0; k < 13; k++)
     MOREAU_CALL(moreau_timeseries_add_column(ts, more[k]));
   *ncols = a->ncols;
   return MOREAU_SUCCESS;
@@ -197,6 +200,7 @@ static moreau_err take_sample(run_analysis *a, const moreau_sim *sim, const more
   const moreau_domain *d = moreau_sim_domain(sim);
   MPI_Comm comm = moreau_sim_comm(sim);
   double sigma[9], p, q, angle, beta, beta_error, *s = a->sample;
+  moreau_texture tx;
   int k = 0, tail_bins;
   MOREAU_CALL(moreau_stress_region(comm, d, moreau_sim_bodies(sim), moreau_sim_contacts(sim), r, sigma));
   moreau_stress_invariants(a->dim, sigma, &p, &q, &angle);
@@ -222,6 +226,21 @@ static moreau_err take_sample(run_analysis *a, const moreau_sim *sim, const more
   moreau_force_pdf_tail(a->pdf, &beta, &beta_error, &tail_bins);
   /* No fit (too few contacts above the mean): 0, so that means stay numbers. */
   s[k++] = isfinite(beta) ? beta : 0.0;
+  MOREAU_CALL(moreau_texture_compute(comm, moreau_sim_part(sim), moreau_sim_bodies(sim), moreau_sim_contacts(sim),
+                                     moreau_sim_walls(sim), moreau_sim_materials(sim), a->cfg.has_region ? r->lo : NULL,
+                                     a->cfg.has_region ? r->hi : NULL, &tx));
+  s[k++] = tx.z;
+  s[k++] = tx.z_c;
+  s[k++] = tx.z_nr;
+  s[k++] = tx.z_c_nr;
+  s[k++] = tx.rattler_fraction;
+  s[k++] = tx.sliding_fraction;
+  s[k++] = tx.a_c;
+  s[k++] = tx.a_n;
+  s[k++] = tx.a_t;
+  /* The major direction of the fabric in the xy plane, as stress_angle. */
+  double angle_c = atan2(tx.dir_c[1], tx.dir_c[0]) * 180.0 / M_PI;
+  s[k++] = angle_c > 90.0 ? angle_c - 180.0 : angle_c <= -90.0 ? angle_c + 180.0 : angle_c;
   MOREAU_ASSERT(k == a->ncols);
   for (int i = 0; i < a->ncols; i++)
     a->sum[i] += s[i];

@@ -92,25 +92,29 @@ static int cmp_key(const void *x, const void *y)
   return key_cmp(k1->ga, k1->gb, k1->p, k2->ga, k2->gb, k2->p);
 }
 
+moreau_err moreau_contacts_key_order(const moreau_contacts *c, const char *keep, moreau_lid **order, moreau_lid *n)
+{
+  contact_key *keys;
+  moreau_lid m = 0;
+  MOREAU_CALL(moreau_malloc((size_t)(c->n + 1) * sizeof(*keys), &keys));
+  for (moreau_lid i = 0; i < c->n; i++)
+    if (!keep || keep[i]) keys[m++] = (contact_key){c->gid_a[i], c->gid_b[i], c->point[i], i};
+  qsort(keys, (size_t)m, sizeof(*keys), cmp_key);
+  MOREAU_CALL(moreau_malloc((size_t)(m + 1) * sizeof(moreau_lid), order));
+  for (moreau_lid j = 0; j < m; j++)
+    (*order)[j] = keys[j].i;
+  *n = m;
+  moreau_free(&keys);
+  return MOREAU_SUCCESS;
+}
+
 moreau_err moreau_contacts_sort(moreau_contacts *c)
 {
-  moreau_lid n = c->n;
-  contact_key *keys;
+  moreau_lid n;
   moreau_lid *perm;
-  if (n < 2) return MOREAU_SUCCESS;
-  MOREAU_CALL(moreau_malloc((size_t)n * sizeof(*keys), &keys));
-  MOREAU_CALL(moreau_malloc((size_t)n * sizeof(*perm), &perm));
-  for (moreau_lid i = 0; i < n; i++) {
-    keys[i].ga = c->gid_a[i];
-    keys[i].gb = c->gid_b[i];
-    keys[i].p = c->point[i];
-    keys[i].i = i;
-  }
-  qsort(keys, (size_t)n, sizeof(*keys), cmp_key);
-  for (moreau_lid i = 0; i < n; i++)
-    perm[i] = keys[i].i;
+  if (c->n < 2) return MOREAU_SUCCESS;
+  MOREAU_CALL(moreau_contacts_key_order(c, NULL, &perm, &n));
   MOREAU_CALL(moreau_fields_permute(&c->schema, c, (size_t)n, perm));
-  moreau_free(&keys);
   moreau_free(&perm);
   return MOREAU_SUCCESS;
 }

@@ -16,6 +16,7 @@ void part_interface_free(moreau_part *part)
   moreau_free(&part->scatter_rbuf);
   moreau_free(&part->requests);
   part->n_iface = 0;
+  part->buf_width = 0;
   part->iface_valid = 0;
 }
 
@@ -151,6 +152,7 @@ static moreau_err allocate_buffers(moreau_part *part)
   /* At least one, so that the exchange's offsets into it never start from
    * NULL (undefined even when the offset is 0). */
   MOREAU_CALL(moreau_malloc((n_req ? n_req : 1) * sizeof(MPI_Request), &part->requests));
+  part->buf_width = part->ncomp;
   return MOREAU_SUCCESS;
 }
 

@@ -77,6 +77,7 @@ struct moreau_part {
   part_plan scatter_send; /* owned lids with >= 2 holders, per remote holder */
   part_plan scatter_recv; /* ghost lids with >= 2 holders, per owner */
   double *gather_sbuf, *gather_rbuf, *scatter_sbuf, *scatter_rbuf;
+  int buf_width; /* doubles per body the slot sum and the four buffers have room for */
   MPI_Request *requests;
 
   /* Force-driven walls touched by contacts, from the last
@@ -168,6 +169,21 @@ void part_pack_history(const void *history, moreau_lid i, double *rec);
 
 /* interface_build.c: drops the interface plan (also marks it invalid). */
 void part_interface_free(moreau_part *part);
+
+/* interface_reduce.c: the message pattern of the interface plan, shared by
+ * the velocity average and the sum of per-body values. get copies the
+ * `width` values of local body i out of obj, set writes them back. */
+typedef void (*part_get_fn)(const void *obj, int width, moreau_lid i, double *out);
+typedef void (*part_set_fn)(void *obj, int width, moreau_lid i, const double *in);
+/* Collective. Every holder copy and the owner's copy of every interface body
+ * get the sum over the holder copies (divided by the holder count when
+ * average is nonzero), added in a fixed order: the owner's copy first when it
+ * is a holder, then the holders by increasing rank, so every copy gets the
+ * same bits whatever the arrival order of the messages. Other copies are
+ * left alone. Nonblocking point-to-point messages with interface neighbours
+ * only. */
+MOREAU_MUST_CHECK moreau_err part_interface_reduce(moreau_part *part, const moreau_bodies *b, int width, int average,
+                                                   part_get_fn get, part_set_fn set, void *obj);
 
 /* wall_average.c: collective; averages the force-driven walls' velocities
  * over the ranks touching them (a no-op without such walls). */

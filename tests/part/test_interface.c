@@ -4,7 +4,8 @@
  * the average over the holders computed here from the gathered copies,
  * mult the holder count, and the other copies must be untouched. The
  * values are multiples of 1/4 below 2^20, so every sum is exact and the
- * expected average is the correctly rounded quotient whatever the order. */
+ * expected average is the correctly rounded quotient whatever the order.
+ * Interface sum: the same with per-body values of another width, summed. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,9 +74,10 @@ static int cmp_rec(const void *pa, const void *pb)
   return (a[1] > b[1]) - (a[1] < b[1]);
 }
 
-/* On rank 0: violations over all copies; *n_iface counts bodies that need
- * the exchange (two holders or more, or a holder that is not the owner). */
-static long check_average(int nc, double *all, long n, long *n_iface)
+/* On rank 0: violations over all copies, of the average over the holders
+ * (of their sum when average is 0); *n_iface counts bodies that need the
+ * exchange (two holders or more, or a holder that is not the owner). */
+static long check_copies(int nc, int average, double *all, long n, long *n_iface)
 {
   long bad = 0;
   *n_iface = 0;
@@ -99,7 +101,7 @@ static long check_average(int nc, double *all, long n, long *n_iface)
     bad += owner < 0;
     if (k >= 2 || (k == 1 && !owner_holds)) (*n_iface)++;
     for (int c = 0; c < nc; c++)
-      avg[c] = sum[c] / k;
+      avg[c] = average ? sum[c] / k : sum[c];
     for (long j = first; j < last; j++) {
       const double *r = &all[REC * j];
       int is_owner = r[2] == 0.0, holder = r[3] != 0.0, rank = (int)r[1];
@@ -121,7 +123,7 @@ static void run_interface(const part_test_scene *s, moreau_part_type type)
   moreau_part_stats st;
   moreau_lid n_local;
   char *touched;
-  double *mult, *rec, *all, *first;
+  double *mult, *rec, *all, *first, *values;
   long bad = 0, n_iface = 0, n_total, local_bad = 0, n_mult = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -160,7 +162,7 @@ static void run_interface(const part_test_scene *s, moreau_part_type type)
   if (size == 1) ck_assert_int_eq(st.sweep_messages, 0);
   n_total = part_test_sum(n_local);
   part_test_gather(rec, n_local, REC, &all, &counts);
-  if (rank == 0) bad = check_average(nc, all, n_total, &n_iface);
+  if (rank == 0) bad = check_copies(nc, 1, all, n_total, &n_iface);
   MPI_Bcast(&n_iface, 1, MPI_LONG, 0, MPI_COMM_WORLD);
   PT_EXPECT(bad, "copies equal the average over holders, mult the holder count");
   if (size > 1) ck_assert_int_gt(n_iface, 20);
@@ -182,10 +184,28 @@ static void run_interface(const part_test_scene *s, moreau_part_type type)
     PT_EXPECT(local_bad, "bitwise identical averages");
   }
 
+  /* The sum over the holders, MAXC values per body: wider than the 2D
+   * average, so the buffers grow. */
+  values = malloc((size_t)n_local * MAXC * sizeof(double) + 1);
+  for (moreau_lid i = 0; i < n_local; i++)
+    for (int c = 0; c < MAXC; c++)
+      values[(size_t)MAXC * i + c] = initial(rank, b->gid[i], c);
+  PT_TRY(moreau_part_interface_sum(part, b, values, MAXC));
+  for (moreau_lid i = 0; i < n_local; i++)
+    memcpy(&rec[(size_t)REC * i + 5], &values[(size_t)MAXC * i], MAXC * sizeof(double));
+  part_test_gather(rec, n_local, REC, &all, &counts);
+  if (rank == 0) bad = check_copies(MAXC, 0, all, n_total, &n_iface);
+  PT_EXPECT(bad, "copies equal the sum over holders");
+  free(all);
+  free(counts);
+
   /* New ghosts invalidate the plan. */
   PT_TRY(moreau_part_ghosts(part, b, s->rmax + 0.25));
   ck_assert_int_eq(moreau_part_interface_average(part, b, NULL), MOREAU_ERR_INTERNAL);
   moreau_error_clear();
+  ck_assert_int_eq(moreau_part_interface_sum(part, b, values, MAXC), MOREAU_ERR_INTERNAL);
+  moreau_error_clear();
+  free(values);
 
   free(touched);
   free(mult);

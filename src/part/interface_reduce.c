@@ -1,0 +1,91 @@
+#include "part_private.h"
+
+/* Room for width doubles per body in the slot sum and the message buffers
+ * (sized for the velocity average when the plan is built; a wider sum grows
+ * them once). */
+static moreau_err reserve_width(moreau_part *part, int width)
+{
+  size_t w = (size_t)width;
+  if (width <= part->buf_width) return MOREAU_SUCCESS;
+  MOREAU_CALL(moreau_realloc((size_t)part->n_iface * w * sizeof(double), &part->iface_sum));
+  MOREAU_CALL(moreau_realloc((size_t)part_plan_total(&part->gather_send) * w * sizeof(double), &part->gather_sbuf));
+  MOREAU_CALL(moreau_realloc((size_t)part_plan_total(&part->gather_recv) * w * sizeof(double), &part->gather_rbuf));
+  MOREAU_CALL(moreau_realloc((size_t)part_plan_total(&part->scatter_send) * w * sizeof(double), &part->scatter_sbuf));
+  MOREAU_CALL(moreau_realloc((size_t)part_plan_total(&part->scatter_recv) * w * sizeof(double), &part->scatter_rbuf));
+  part->buf_width = width;
+  return MOREAU_SUCCESS;
+}
+
+static moreau_err post_receives(const moreau_part *part, const part_plan *p, int width, double *buf, int tag,
+                                MPI_Request *req)
+{
+  for (int k = 0; k < p->n_rank; k++)
+    MOREAU_MPI_CALL(MPI_Irecv(buf + (size_t)width * p->offset[k], width * (p->offset[k + 1] - p->offset[k]), MPI_DOUBLE,
+                              p->rank[k], tag, part->comm, &req[k]));
+  return MOREAU_SUCCESS;
+}
+
+static moreau_err pack_and_send(const moreau_part *part, const part_plan *p, int width, part_get_fn get,
+                                const void *obj, double *buf, int tag, MPI_Request *req)
+{
+  for (moreau_lid e = 0; e < part_plan_total(p); e++)
+    get(obj, width, p->index[e], &buf[(size_t)width * e]);
+  for (int k = 0; k < p->n_rank; k++)
+    MOREAU_MPI_CALL(MPI_Isend(buf + (size_t)width * p->offset[k], width * (p->offset[k + 1] - p->offset[k]), MPI_DOUBLE,
+                              p->rank[k], tag, part->comm, &req[k]));
+  return MOREAU_SUCCESS;
+}
+
+/* The owner sums its own copy first (when it holds the body), then the
+ * holders' copies in increasing rank order (gather_recv is grouped by
+ * increasing rank): a fixed order, so the result is bitwise reproducible
+ * whatever the arrival order of the messages. */
+static void combine(moreau_part *part, int width, int average, part_get_fn get, part_set_fn set, void *obj)
+{
+  const part_plan *p = &part->gather_recv;
+  size_t w = (size_t)width;
+  double *sum = part->iface_sum;
+  for (moreau_lid s = 0; s < part->n_iface; s++) {
+    if (part->iface_own[s])
+      get(obj, width, part->iface_lid[s], &sum[w * s]);
+    else
+      for (size_t c = 0; c < w; c++)
+        sum[w * s + c] = 0.0;
+  }
+  for (moreau_lid e = 0; e < part_plan_total(p); e++)
+    for (size_t c = 0; c < w; c++)
+      sum[w * p->index[e] + c] += part->gather_rbuf[w * e + c];
+  for (moreau_lid s = 0; s < part->n_iface; s++) {
+    if (average)
+      for (size_t c = 0; c < w; c++)
+        sum[w * s + c] /= (double)part->iface_k[s];
+    set(obj, width, part->iface_lid[s], &sum[w * s]);
+  }
+}
+
+moreau_err part_interface_reduce(moreau_part *part, const moreau_bodies *b, int width, int average, part_get_fn get,
+                                 part_set_fn set, void *obj)
+{
+  const part_plan *sr = &part->scatter_recv;
+  MOREAU_CHECK(part->iface_valid && b->n_owned == part->ghost_n_owned && b->n_ghost == part->n_ghost,
+               MOREAU_ERR_INTERNAL, "the interface exchange has no plan for these bodies (build it after the ghosts)");
+  MOREAU_CALL(reserve_width(part, width));
+  /* Requests in four runs: gather receives, scatter receives, gather sends,
+   * scatter sends. */
+  MPI_Request *gather_recv = part->requests, *scatter_recv = gather_recv + part->gather_recv.n_rank;
+  MPI_Request *gather_send = scatter_recv + sr->n_rank;
+  MPI_Request *scatter_send = gather_send + part->gather_send.n_rank;
+  MOREAU_CALL(post_receives(part, &part->gather_recv, width, part->gather_rbuf, PART_TAG_GATHER, gather_recv));
+  MOREAU_CALL(post_receives(part, sr, width, part->scatter_rbuf, PART_TAG_SCATTER, scatter_recv));
+  MOREAU_CALL(
+      pack_and_send(part, &part->gather_send, width, get, obj, part->gather_sbuf, PART_TAG_GATHER, gather_send));
+  MOREAU_MPI_CALL(MPI_Waitall(part->gather_recv.n_rank, gather_recv, MPI_STATUSES_IGNORE));
+  combine(part, width, average, get, set, obj);
+  MOREAU_CALL(
+      pack_and_send(part, &part->scatter_send, width, get, obj, part->scatter_sbuf, PART_TAG_SCATTER, scatter_send));
+  MOREAU_MPI_CALL(MPI_Waitall(sr->n_rank, scatter_recv, MPI_STATUSES_IGNORE));
+  for (moreau_lid e = 0; e < part_plan_total(sr); e++)
+    set(obj, width, sr->index[e], &part->scatter_rbuf[(size_t)width * e]);
+  MOREAU_MPI_CALL(MPI_Waitall(part->gather_send.n_rank + part->scatter_send.n_rank, gather_send, MPI_STATUSES_IGNORE));
+  return MOREAU_SUCCESS;
+}
