@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "moreau/io.h"
+#include "moreau/log.h"
 #include "moreau/options.h"
 #include "run_analysis.h"
 
@@ -286,16 +287,25 @@ static moreau_err profile_write(run_analysis *a, const moreau_sim *sim)
   return MOREAU_SUCCESS;
 }
 
+static moreau_err sample(run_analysis *a, const moreau_sim *sim)
+{
+  moreau_region r;
+  MOREAU_CALL(current_region(a, sim, &r));
+  MOREAU_CALL(take_sample(a, sim, &r));
+  if (a->cfg.profile_bins) MOREAU_CALL(profile_sample(a, sim, &r));
+  return MOREAU_SUCCESS;
+}
+
 moreau_err run_analysis_step(run_analysis *a, const moreau_sim *sim)
 {
   const int64_t step = moreau_sim_step_index(sim);
-  moreau_region r;
   if (step % a->cfg.every) return MOREAU_SUCCESS;
-  MOREAU_CALL(current_region(a, sim, &r));
-  MOREAU_CALL(take_sample(a, sim, &r));
-  if (!a->cfg.profile_bins) return MOREAU_SUCCESS;
-  MOREAU_CALL(profile_sample(a, sim, &r));
-  if (step % a->cfg.profile_every == 0) MOREAU_CALL(profile_write(a, sim));
+  /* -log_view shows the analysis' share of a run as MoreauAnalysis. */
+  moreau_log_begin(MOREAU_EV_ANALYSIS);
+  moreau_err err = sample(a, sim);
+  moreau_log_end(MOREAU_EV_ANALYSIS);
+  MOREAU_CALL(err);
+  if (a->cfg.profile_bins && step % a->cfg.profile_every == 0) MOREAU_CALL(profile_write(a, sim));
   return MOREAU_SUCCESS;
 }
 
