@@ -16,6 +16,7 @@ int main(int argc, char **argv)
   suite_add_tcase(s, tt_rattlers_case());
   suite_add_tcase(s, tt_fabric_case());
   suite_add_tcase(s, tt_invariance_case());
+  suite_add_tcase(s, tt_lattice_case());
   status = par_run_suite(MPI_COMM_WORLD, s, argc > 1 ? argv[1] : NULL);
   MPI_Finalize();
   return status;

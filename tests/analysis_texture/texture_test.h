@@ -29,5 +29,6 @@ moreau_err tt_texture(moreau_sim *sim, const double *lo, const double *hi, morea
 TCase *tt_rattlers_case(void);
 TCase *tt_fabric_case(void);
 TCase *tt_invariance_case(void);
+TCase *tt_lattice_case(void);
 
 #endif
