@@ -212,11 +212,11 @@ void moreau_force_pdf_tail(const moreau_force_pdf *pdf, double *beta, double *be
  * periodic face a contact's normal points to the image of b that a touches,
  * so periodic boundaries change nothing here.
  *
- * Region: with region_lo and region_hi not NULL, only the bodies whose centre
- * is in [lo, hi) (the first dim axes) enter the body averages (Z, Z_c, the
- * rattler fraction) and only the contacts whose point (a's centre plus ca,
- * not wrapped into a periodic box) is in it enter the contact averages
- * (sliding fraction, tensors); rattlers are found on the whole network
+ * Region: with r not NULL, only the bodies in it (moreau_region: by their
+ * centre, in the periodic box) enter the body averages (Z, Z_c, the rattler
+ * fraction) and only the contacts in it (by their contact point, a wall
+ * contact by its body) enter the contact averages (sliding fraction,
+ * tensors), as for the stress; rattlers are found on the whole network
  * first. Averages over an empty set are 0. */
 typedef struct {
   int64_t n_bodies;    /* in the region */
@@ -239,12 +239,12 @@ typedef struct {
  * solve built from its contacts (moreau_part_interface_build; c must be that
  * list, as moreau_sim_contacts gives it after moreau_sim_step). part's
  * communicator must be comm. w holds the walls (may be NULL without wall
- * contacts), m the materials (for the friction coefficient). region_lo and
- * region_hi are both NULL or both not. */
+ * contacts), m the materials (for the friction coefficient), r the region
+ * (NULL: everything) and d its domain (may be NULL without a region). */
 MOREAU_MUST_CHECK moreau_err moreau_texture_compute(MPI_Comm comm, moreau_part *part, const moreau_bodies *b,
                                                     const moreau_contacts *c, const moreau_walls *w,
-                                                    const moreau_materials *m, const double region_lo[3],
-                                                    const double region_hi[3], moreau_texture *t);
+                                                    const moreau_materials *m, const moreau_domain *d,
+                                                    const moreau_region *r, moreau_texture *t);
 
 #pragma GCC visibility pop
 

@@ -39,26 +39,25 @@ static inline void analysis_kinetic_term(const moreau_domain *d, const moreau_bo
       term[3 * p + q] = m * u[p] * u[q];
 }
 
-/* What the texture functions read: the pieces, the region (lo, hi both NULL
- * for everything) and the force-bearing contacts of this rank in key order
+/* What the texture functions read: the pieces, the region (NULL for
+ * everything) and the force-bearing contacts of this rank in key order
  * (gid_a, gid_b, point), so that the points of one pair are adjacent. */
 typedef struct {
+  const moreau_domain *d;
   const moreau_bodies *b;
   const moreau_contacts *c;
   const moreau_walls *w;
   const moreau_materials *m;
-  const double *lo, *hi;
+  const moreau_region *r;
   moreau_lid n_fb;
   moreau_lid *fb;
 } texture_input;
 
-/* Whether x is in the region [lo, hi) along the first dim axes. */
+/* Whether x is in the region (moreau_region_contains; everything without
+ * one). */
 static inline int texture_in_region(const texture_input *in, const double *x)
 {
-  if (!in->lo) return 1;
-  for (int k = 0; k < in->b->dim; k++)
-    if (!(x[k] >= in->lo[k] && x[k] < in->hi[k])) return 0;
-  return 1;
+  return !in->r || moreau_region_contains(in->d, in->r, x);
 }
 
 /* rattlers.c */

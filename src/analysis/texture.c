@@ -49,13 +49,13 @@ static moreau_err coordination(MPI_Comm comm, const texture_input *in, const dou
   return MOREAU_SUCCESS;
 }
 
-/* The contact point: a's centre plus ca. */
+/* Placed as the stress places it: by its contact point, or by its body for
+ * a wall contact. */
 static int contact_in_region(const texture_input *in, moreau_lid k)
 {
-  double p[3];
-  for (int d = 0; d < 3; d++)
-    p[d] = in->b->x[3 * in->c->a[k] + d] + in->c->ca[3 * k + d];
-  return texture_in_region(in, p);
+  double point[3], term[9];
+  analysis_contact_term(in->b, in->c, k, point, term);
+  return texture_in_region(in, point);
 }
 
 static double tangential_norm(int dim, const double *f) { return dim == 2 ? fabs(f[1]) : hypot(f[1], f[2]); }
@@ -215,15 +215,14 @@ static moreau_err fabric(MPI_Comm comm, const texture_input *in, const char *rat
 }
 
 moreau_err moreau_texture_compute(MPI_Comm comm, moreau_part *part, const moreau_bodies *b, const moreau_contacts *c,
-                                  const moreau_walls *w, const moreau_materials *m, const double region_lo[3],
-                                  const double region_hi[3], moreau_texture *t)
+                                  const moreau_walls *w, const moreau_materials *m, const moreau_domain *d,
+                                  const moreau_region *r, moreau_texture *t)
 {
-  texture_input in = {b, c, w, m, region_lo, region_hi, 0, NULL};
+  texture_input in = {d, b, c, w, m, r, 0, NULL};
   moreau_lid n_local = moreau_bodies_n_local(b);
   double *all, *core;
   char *rattler;
-  MOREAU_CHECK(!region_lo == !region_hi, MOREAU_ERR_INPUT,
-               "moreau_texture_compute: give both corners of the region or neither");
+  MOREAU_CHECK(!r || d, MOREAU_ERR_INPUT, "moreau_texture_compute: a region needs its domain");
   for (moreau_lid k = 0; k < c->n; k++)
     MOREAU_CHECK(c->b[k] >= 0 || (w && -(c->b[k] + 1) < w->n), MOREAU_ERR_INTERNAL,
                  "moreau_texture_compute: contact %ld touches wall %ld, which the walls given do not have", (long)k,

@@ -228,8 +228,8 @@ static moreau_err take_sample(run_analysis *a, const moreau_sim *sim, const more
   /* No fit (too few contacts above the mean): 0, so that means stay numbers. */
   s[k++] = isfinite(beta) ? beta : 0.0;
   MOREAU_CALL(moreau_texture_compute(comm, moreau_sim_part(sim), moreau_sim_bodies(sim), moreau_sim_contacts(sim),
-                                     moreau_sim_walls(sim), moreau_sim_materials(sim), a->cfg.has_region ? r->lo : NULL,
-                                     a->cfg.has_region ? r->hi : NULL, &tx));
+                                     moreau_sim_walls(sim), moreau_sim_materials(sim), d, a->cfg.has_region ? r : NULL,
+                                     &tx));
   s[k++] = tx.z;
   s[k++] = tx.z_c;
   s[k++] = tx.z_nr;

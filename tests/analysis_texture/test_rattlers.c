@@ -124,9 +124,11 @@ START_TEST(rattlers_2d)
   ck_assert_double_eq_tol(t.z_nr, 1.6, TOL);
   ck_assert_double_eq_tol(t.z_c_nr, 2.0, TOL);
 
+  /* A region without its domain is refused. */
+  const moreau_region region = {{lo[0], lo[1], lo[2]}, {hi[0], hi[1], hi[2]}};
   ck_assert_int_eq(moreau_texture_compute(MPI_COMM_WORLD, moreau_sim_part(sim), moreau_sim_bodies(sim),
                                           moreau_sim_contacts(sim), moreau_sim_walls(sim), moreau_sim_materials(sim),
-                                          lo, NULL, &r),
+                                          NULL, &region, &r),
                    MOREAU_ERR_INPUT);
   moreau_error_clear();
   PAR_TRY(MPI_COMM_WORLD, moreau_sim_destroy(&sim));

@@ -32,6 +32,12 @@ moreau_err tt_step_and_force(moreau_sim *sim, tt_force_fn force, const void *ctx
 
 moreau_err tt_texture(moreau_sim *sim, const double *lo, const double *hi, moreau_texture *t)
 {
+  moreau_region r;
+  for (int k = 0; k < 3 && lo; k++) {
+    r.lo[k] = lo[k];
+    r.hi[k] = hi[k];
+  }
   return moreau_texture_compute(moreau_sim_comm(sim), moreau_sim_part(sim), moreau_sim_bodies(sim),
-                                moreau_sim_contacts(sim), moreau_sim_walls(sim), moreau_sim_materials(sim), lo, hi, t);
+                                moreau_sim_contacts(sim), moreau_sim_walls(sim), moreau_sim_materials(sim),
+                                moreau_sim_domain(sim), lo ? &r : NULL, t);
 }

@@ -22,7 +22,8 @@ moreau_err tt_sim_create(MPI_Comm comm, int dim, double mu, moreau_sim **sim);
 moreau_err tt_add_body(moreau_sim *sim, moreau_gid gid, double x, double y, double z, double radius, int fixed);
 /* Collective: setup, one step, then the forces of every contact from force. */
 moreau_err tt_step_and_force(moreau_sim *sim, tt_force_fn force, const void *ctx);
-/* Collective: the texture of the sim's last step (region lo, hi or NULL). */
+/* Collective: the texture of the sim's last step over the region [lo, hi]
+ * (moreau_region; lo and hi NULL: everything). */
 moreau_err tt_texture(moreau_sim *sim, const double *lo, const double *hi, moreau_texture *t);
 
 /* The test cases. */
