@@ -6,13 +6,16 @@ between its end points (centre of body a to centre of body b, or to the
 contact point on a wall) of width --width x f_n / <f_n>, where <f_n> is the
 mean over the contacts with f_n > 0.
 
-The box: snapshots do not store it. It is taken from --box, else from the
-checkpoint of the same step in ../checkpoints/ (moreau writes one at the
-end of a run, so the last snapshot has it), else from the walls when every
-axis has a wall on both sides; otherwise the axes without are given the
-bounding box of the bodies (centre +- radius), and the box is drawn dotted
-and said to be estimated in the title. Walls are drawn in brown; the faces
-of an axis without walls are drawn dashed in blue as periodic (moreau puts
+The box: taken from --box, else from the snapshot's root attributes box_lo
+and box_hi (snapshots of runs with a box have them). Older snapshots lack
+them: then the box comes from the checkpoint of the same step in
+../checkpoints/ (moreau writes one at the end of a run, so the last snapshot
+has it), else from the walls when every axis has a wall on both sides;
+otherwise the axes without are given the bounding box of the bodies (centre
++- radius), and the box is drawn dotted and said to be estimated in the
+title. Walls are drawn in brown; the periodic faces dashed in blue. The
+periodic axes are the snapshot's attribute periodic; an older snapshot has
+none, and there the axes without walls are taken as periodic (moreau puts
 walls on every face that is not periodic, unless walls are given one by
 one).
 
@@ -47,6 +50,17 @@ def reals(text, n, option):
     return v
 
 
+def box_attributes(path, attrs):
+    """The box corners (box_lo, box_hi) of a snapshot, or None when it has
+    none (a run without a box, or a snapshot older than these attributes)."""
+    if "box_lo" not in attrs or "box_hi" not in attrs:
+        return None
+    lo, hi = attrs["box_lo"].ravel(), attrs["box_hi"].ravel()
+    if len(lo) != 3 or len(hi) != 3 or not np.all(np.isfinite(lo)) or not np.all(np.isfinite(hi)):
+        fail(f"{path}: attributes box_lo and box_hi are not 3 finite values each")
+    return lo, hi
+
+
 def read_snapshot(path):
     try:
         open(path, "rb").close()
@@ -67,6 +81,10 @@ def read_snapshot(path):
                 fail(f"{path}: not a moreau snapshot (no dataset /{name})")
             s[name] = f[name][()]
         s["walls"] = (f["walls/point"][()], f["walls/normal"][()]) if "walls/normal" in f else ([], [])
+        s["box"] = box_attributes(path, f.attrs)
+        s["periodic"] = f.attrs["periodic"].ravel() if "periodic" in f.attrs else None
+        if s["periodic"] is not None and len(s["periodic"]) != 3:
+            fail(f"{path}: attribute periodic has {len(s['periodic'])} values, expected 3")
     n, nc = len(s["bodies/radius"]), len(s["contacts/normal_force"])
     if s["dim"] not in (2, 3) or s["bodies/position"].shape != (n, 3) or s["contacts/endpoints"].shape != (2 * nc, 3):
         fail(f"{path}: not a moreau snapshot (dim {s['dim']}, dataset shapes do not match)")
@@ -103,10 +121,15 @@ def find_box(args, s, plane, bodies_lo, bodies_hi):
                     wall_lo[k] = p[a]
                 else:
                     wall_hi[k] = p[a]
-    periodic = [wall_lo[k] is None and wall_hi[k] is None for k in range(2)]
+    if s["periodic"] is not None:
+        periodic = [s["periodic"][a] != 0 for a in plane]
+    else:
+        periodic = [wall_lo[k] is None and wall_hi[k] is None for k in range(2)]
     if args.box:
         v = reals(args.box, 4, "--box")
         return v[:2], v[2:], periodic, False, "--box"
+    if s["box"] is not None:
+        return [s["box"][0][a] for a in plane], [s["box"][1][a] for a in plane], periodic, False, "snapshot"
     ck = checkpoint_box(args.snapshot, s["step"], s["dim"])
     if ck:
         return [ck[0][a] for a in plane], [ck[1][a] for a in plane], periodic, False, "checkpoint"

@@ -26,7 +26,9 @@
 /* What a checkpoint holds, as the pieces that hold it. The writer reads
  * them; the reader fills them. */
 typedef struct {
-  moreau_run_state run;        /* comm, dim, step, time, dt */
+  moreau_run_state run;        /* comm, dim, step, time, dt; the reader also sets
+                                  its box and offset (not its periodic and
+                                  Lees-Edwards axes: the options hold them) */
   moreau_bodies *bodies;       /* owned bodies, every checkpoint field */
   moreau_contacts *history;    /* the last step's contacts: key, force, law state */
   moreau_walls *walls;         /* replicated */

@@ -16,12 +16,18 @@
 #pragma GCC visibility push(default)
 
 /* What the writers need to know of a run besides its bodies, contacts and
- * walls. */
+ * walls. The box and its periodic axes are stored in snapshots so that
+ * viewers and tools draw the cell the run used. */
 typedef struct {
   MPI_Comm comm;
   int dim;
   int64_t step;
   double time, dt;
+  int has_box;                 /* the domain has a box */
+  double box_lo[3], box_hi[3]; /* its corners (z = 0 in 2D; zeros without a box) */
+  int periodic[3];             /* 1 on a periodic axis (0 without a box) */
+  int le_flow, le_gradient;    /* Lees-Edwards flow and gradient axes, -1 without */
+  double le_offset;            /* Lees-Edwards offset along flow (0 without) */
 } moreau_run_state;
 
 /* Collective over b->comm. Reads bodies from a CSV file or from an HDF5
@@ -52,7 +58,9 @@ MOREAU_MUST_CHECK moreau_err moreau_read_particles(const char *path, moreau_bodi
  * Creates the directories if needed. Files are written under a temporary
  * name and renamed when complete. Writes the snapshot fields of the owned
  * bodies (ghosts only as contact endpoints), the contacts (may be NULL) and
- * the walls (may be NULL), with the step, time and dt of rs; modifies
+ * the walls (may be NULL), with the step, time and dt of rs and, when
+ * rs->has_box, the box, its periodic axes, the Lees-Edwards state and an
+ * outline of the box (group /box, drawn by the XDMF files); modifies
  * nothing. I/O failures give MOREAU_ERR_IO naming the path, on every rank. */
 MOREAU_MUST_CHECK moreau_err moreau_snapshot_write(const moreau_run_state *rs, const moreau_bodies *b,
                                                    const moreau_contacts *c, const moreau_walls *w, const char *dir);

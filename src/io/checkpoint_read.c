@@ -163,6 +163,10 @@ static moreau_err read_contents(ckpt_file *f, const ckpt_ranks *r, int dim, more
       ck->len_rate[k] = hd.reals[CKPT_LEN_RATE0 + k];
     }
     ck->le_offset = hd.reals[CKPT_LE_OFFSET];
+    ck->run.has_box = ck->has_box;
+    memcpy(ck->run.box_lo, ck->box_lo, sizeof(ck->box_lo));
+    memcpy(ck->run.box_hi, ck->box_hi, sizeof(ck->box_hi));
+    ck->run.le_offset = ck->le_offset;
     ck->options = (char *)hd.options_words;
     hd.options_words = NULL;
   }

@@ -220,7 +220,15 @@ moreau_err io_h5_read_rows(MPI_Comm comm, hid_t loc, const char *name, hid_t mem
 moreau_err io_h5_write_attr(MPI_Comm comm, hid_t obj, const char *name, hid_t file_type, hid_t mem_type,
                             const void *value, const char *path)
 {
-  hid_t space = H5Screate(H5S_SCALAR), attr = -1;
+  MOREAU_CALL(io_h5_write_attr_array(comm, obj, name, file_type, mem_type, 0, value, path));
+  return MOREAU_SUCCESS;
+}
+
+moreau_err io_h5_write_attr_array(MPI_Comm comm, hid_t obj, const char *name, hid_t file_type, hid_t mem_type, int n,
+                                  const void *value, const char *path)
+{
+  hsize_t dims[1] = {(hsize_t)n};
+  hid_t space = n > 0 ? H5Screate_simple(1, dims, NULL) : H5Screate(H5S_SCALAR), attr = -1;
   int ok = space >= 0, err_no;
   errno = 0;
   if (ok) attr = H5Acreate2(obj, name, file_type, space, H5P_DEFAULT, H5P_DEFAULT);

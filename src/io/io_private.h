@@ -20,6 +20,7 @@ typedef struct {
   double time;
   int dim;
   int64_t n_bodies, n_contacts;
+  int has_box; /* the .h5 has the box outline /box */
 } io_snapshot_meta;
 
 /* Readers behind moreau_read_particles. Collective over b->comm; they append
@@ -77,6 +78,10 @@ MOREAU_MUST_CHECK moreau_err io_h5_read_fields(MPI_Comm comm, hid_t file, const 
 /* Scalar attributes of an object (the file's root group for snapshots). */
 MOREAU_MUST_CHECK moreau_err io_h5_write_attr(MPI_Comm comm, hid_t obj, const char *name, hid_t file_type,
                                               hid_t mem_type, const void *value, const char *path);
+/* An attribute holding a one-dimensional array of n values (n == 0: a
+ * scalar, as io_h5_write_attr). */
+MOREAU_MUST_CHECK moreau_err io_h5_write_attr_array(MPI_Comm comm, hid_t obj, const char *name, hid_t file_type,
+                                                    hid_t mem_type, int n, const void *value, const char *path);
 MOREAU_MUST_CHECK moreau_err io_h5_read_attr(hid_t obj, const char *name, hid_t mem_type, void *value,
                                              const char *path);
 

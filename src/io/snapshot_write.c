@@ -153,6 +153,53 @@ static moreau_err write_walls(hid_t file, const snapshot_src *s, const char *pat
   return MOREAU_SUCCESS;
 }
 
+/* The outline of the box for viewers: its 2^dim corners, corner v at hi
+ * along the axes whose bit is set in v (z = 0 in 2D), and its dim 2^(dim-1)
+ * edges, each joining two corners that differ along one axis. Replicated
+ * like the walls: rank 0 writes it. */
+static moreau_err write_box(hid_t file, const snapshot_src *s, const char *path)
+{
+  const moreau_run_state *rs = s->rs;
+  double vertex[8][3];
+  int64_t edge[12][2];
+  int64_t nv = (int64_t)1 << rs->dim, ne = 0;
+  if (!rs->has_box) return MOREAU_SUCCESS;
+  for (int64_t v = 0; v < nv; v++)
+    for (int k = 0; k < 3; k++)
+      vertex[v][k] = k >= rs->dim ? 0.0 : (v >> k) & 1 ? rs->box_hi[k] : rs->box_lo[k];
+  for (int k = 0; k < rs->dim; k++)
+    for (int64_t v = 0; v < nv; v++)
+      if (!((v >> k) & 1)) {
+        edge[ne][0] = v;
+        edge[ne++][1] = v | (int64_t)1 << k;
+      }
+  MOREAU_CALL(io_h5_make_group(rs->comm, file, "/box", path));
+  MOREAU_CALL(io_h5_write_rows(rs->comm, file, "/box/vertices", F64, nv, 0, s->rank == 0 ? nv : 0, 3, vertex, path));
+  MOREAU_CALL(io_h5_write_rows(rs->comm, file, "/box/edges", I64, ne, 0, s->rank == 0 ? ne : 0, 2, edge, path));
+  return MOREAU_SUCCESS;
+}
+
+/* The box, its periodic axes and the Lees-Edwards state; box_lo, box_hi and
+ * the Lees-Edwards attributes exist only when the run has them. */
+static moreau_err write_box_attributes(hid_t file, const snapshot_src *s, const char *path)
+{
+  const moreau_run_state *rs = s->rs;
+  int32_t periodic[3], axes[2] = {rs->le_flow, rs->le_gradient};
+  for (int k = 0; k < 3; k++)
+    periodic[k] = rs->periodic[k] != 0;
+  MOREAU_CALL(io_h5_write_attr_array(rs->comm, file, "periodic", H5T_STD_I32LE, H5T_NATIVE_INT32, 3, periodic, path));
+  if (rs->has_box) {
+    MOREAU_CALL(io_h5_write_attr_array(rs->comm, file, "box_lo", F64, 3, rs->box_lo, path));
+    MOREAU_CALL(io_h5_write_attr_array(rs->comm, file, "box_hi", F64, 3, rs->box_hi, path));
+  }
+  if (rs->le_flow >= 0) {
+    MOREAU_CALL(
+        io_h5_write_attr_array(rs->comm, file, "lees_edwards_axes", H5T_STD_I32LE, H5T_NATIVE_INT32, 2, axes, path));
+    MOREAU_CALL(io_h5_write_attr(rs->comm, file, "lees_edwards_offset", F64, &rs->le_offset, path));
+  }
+  return MOREAU_SUCCESS;
+}
+
 static moreau_err write_attributes(hid_t file, const snapshot_src *s, const snapshot_rows *r, const char *path)
 {
   int32_t dim = s->rs->dim;
@@ -162,6 +209,7 @@ static moreau_err write_attributes(hid_t file, const snapshot_src *s, const snap
   MOREAU_CALL(io_h5_write_attr(s->rs->comm, file, "dim", H5T_STD_I32LE, H5T_NATIVE_INT32, &dim, path));
   MOREAU_CALL(io_h5_write_attr(s->rs->comm, file, "n_bodies", I64, &r->n_bodies, path));
   MOREAU_CALL(io_h5_write_attr(s->rs->comm, file, "n_contacts", I64, &r->n_contacts, path));
+  MOREAU_CALL(write_box_attributes(file, s, path));
   return MOREAU_SUCCESS;
 }
 
@@ -171,6 +219,7 @@ static moreau_err write_contents(hid_t file, const snapshot_src *s, const snapsh
   MOREAU_CALL(write_bodies(file, s, r, path));
   MOREAU_CALL(write_contacts(file, s, r, path));
   MOREAU_CALL(write_walls(file, s, path));
+  MOREAU_CALL(write_box(file, s, path));
   return MOREAU_SUCCESS;
 }
 
@@ -194,7 +243,8 @@ static moreau_err write_xdmf(const char *dir, const char *snap_dir, const snapsh
                            .time = s->rs->time,
                            .dim = s->rs->dim,
                            .n_bodies = r->n_bodies,
-                           .n_contacts = r->n_contacts};
+                           .n_contacts = r->n_contacts,
+                           .has_box = s->rs->has_box != 0};
   MOREAU_CALL(io_xdmf_write_snapshot(snap_dir, &meta));
   MOREAU_CALL(io_xdmf_write_collection(dir, &meta));
   return MOREAU_SUCCESS;

@@ -98,6 +98,24 @@ static void put_contacts(FILE *f, int ind, const char *h5, int64_t n)
   fprintf(f, "%*s</Grid>\n", ind, "");
 }
 
+/* The outline of the box: its edges as line segments between its corners. */
+static void put_box(FILE *f, int ind, const char *h5, int dim)
+{
+  int n_vertices = 1 << dim, n_edges = dim * (n_vertices / 2);
+  char e2[32], v3[32];
+  snprintf(e2, sizeof(e2), "%d 2", n_edges);
+  snprintf(v3, sizeof(v3), "%d 3", n_vertices);
+  fprintf(f, "%*s<Grid Name=\"box\" GridType=\"Uniform\">\n", ind, "");
+  fprintf(f, "%*s<Topology TopologyType=\"Polyline\" NumberOfElements=\"%d\" NodesPerElement=\"2\">\n", ind + 2, "",
+          n_edges);
+  put_item(f, ind + 4, e2, "Int", 8, h5, "/box/edges");
+  fprintf(f, "%*s</Topology>\n", ind + 2, "");
+  fprintf(f, "%*s<Geometry GeometryType=\"XYZ\">\n", ind + 2, "");
+  put_item(f, ind + 4, v3, "Float", 8, h5, "/box/vertices");
+  fprintf(f, "%*s</Geometry>\n", ind + 2, "");
+  fprintf(f, "%*s</Grid>\n", ind, "");
+}
+
 /* One snapshot as a spatial collection of its non-empty grids (XDMF readers
  * reject zero-sized data items). prefix locates the .h5 from the XDMF file. */
 static moreau_err put_snapshot(FILE *f, int ind, const char *prefix, const io_snapshot_meta *m)
@@ -110,6 +128,7 @@ static moreau_err put_snapshot(FILE *f, int ind, const char *prefix, const io_sn
   fprintf(f, "%*s<Time Value=\"%.17g\"/>\n", ind + 2, "", m->time);
   if (m->n_bodies > 0) put_particles(f, ind + 2, h5, m->n_bodies);
   if (m->n_contacts > 0) put_contacts(f, ind + 2, h5, m->n_contacts);
+  if (m->has_box) put_box(f, ind + 2, h5, m->dim);
   fprintf(f, "%*s</Grid>\n", ind, "");
   return MOREAU_SUCCESS;
 }
@@ -148,8 +167,10 @@ moreau_err io_xdmf_write_snapshot(const char *snap_dir, const io_snapshot_meta *
   MOREAU_CALL(io_path(tmp, "%s.tmp", path));
   MOREAU_CALL(open_for_writing(tmp, &f));
   put_header(f);
-  fprintf(f, "<!-- " META_TAG " step=%" PRId64 " time=%.17g dim=%d n_bodies=%" PRId64 " n_contacts=%" PRId64 " -->\n",
-          meta->step, meta->time, meta->dim, meta->n_bodies, meta->n_contacts);
+  fprintf(f,
+          "<!-- " META_TAG " step=%" PRId64 " time=%.17g dim=%d n_bodies=%" PRId64 " n_contacts=%" PRId64
+          " box=%d -->\n",
+          meta->step, meta->time, meta->dim, meta->n_bodies, meta->n_contacts, meta->has_box);
   fprintf(f, "<Xdmf Version=\"3.0\">\n  <Domain>\n");
   err = put_snapshot(f, 4, "", meta);
   fprintf(f, "  </Domain>\n</Xdmf>\n");
@@ -173,18 +194,22 @@ static int snapshot_step(const char *name, int64_t *step)
 }
 
 /* Metadata from the comment a snapshot's .xmf starts with; 0 if the file is
- * not one of ours. */
+ * not one of ours. The files of snapshots older than the box outline have
+ * no box= (and their .h5 no /box). */
 static int read_meta(const char *path, io_snapshot_meta *m)
 {
   char line[512];
-  int found = 0;
+  int found = 0, fields;
   FILE *f = fopen(path, "r");
   if (!f) return 0;
   for (int i = 0; i < 4 && !found && fgets(line, sizeof(line), f); i++) {
     const char *tag = strstr(line, META_TAG);
-    found = tag &&
-            sscanf(tag + strlen(META_TAG), " step=%" SCNd64 " time=%lf dim=%d n_bodies=%" SCNd64 " n_contacts=%" SCNd64,
-                   &m->step, &m->time, &m->dim, &m->n_bodies, &m->n_contacts) == 5;
+    m->has_box = 0;
+    fields = tag ? sscanf(tag + strlen(META_TAG),
+                          " step=%" SCNd64 " time=%lf dim=%d n_bodies=%" SCNd64 " n_contacts=%" SCNd64 " box=%d",
+                          &m->step, &m->time, &m->dim, &m->n_bodies, &m->n_contacts, &m->has_box)
+                 : 0;
+    found = fields >= 5 && (m->dim == 2 || m->dim == 3);
   }
   fclose(f);
   return found;

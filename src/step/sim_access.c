@@ -48,6 +48,20 @@ void moreau_sim_set_input_name(moreau_sim *sim, const char *name)
   snprintf(sim->input_name, sizeof(sim->input_name), "%s", name ? name : "");
 }
 
+/* The box part of the run state: what the snapshots store of the domain. */
+static void box_state(const moreau_domain *d, moreau_run_state *rs)
+{
+  moreau_lees_edwards le;
+  rs->has_box = moreau_domain_has_box(d);
+  moreau_domain_get_box(d, rs->box_lo, rs->box_hi);
+  for (int k = 0; k < 3; k++)
+    rs->periodic[k] = moreau_domain_is_periodic(d, k);
+  moreau_domain_get_lees_edwards(d, &le);
+  rs->le_flow = le.on ? le.flow : -1;
+  rs->le_gradient = le.on ? le.gradient : -1;
+  rs->le_offset = le.on ? le.offset : 0.0;
+}
+
 void moreau_sim_run_state(const moreau_sim *sim, moreau_run_state *rs)
 {
   rs->comm = sim->comm;
@@ -55,6 +69,7 @@ void moreau_sim_run_state(const moreau_sim *sim, moreau_run_state *rs)
   rs->step = sim->step;
   rs->time = sim->time;
   rs->dt = sim->dt;
+  box_state(sim->domain, rs);
 }
 
 void moreau_sim_set_pressure(moreau_sim *sim, double pressure, const int axes[3], double mass)

@@ -1,6 +1,7 @@
 /* HDF5 snapshots and their XDMF descriptions: a snapshot read back gives the
  * bodies bit for bit whatever the rank counts, the contact and wall datasets
- * hold what was written, the XDMF files are well-formed XML whose every
+ * hold what was written, the box attributes and outline are the run's box
+ * (none without a box), the XDMF files are well-formed XML whose every
  * reference names an existing dataset of the declared shape. */
 #include <check.h>
 #include <dirent.h>
@@ -95,6 +96,7 @@ static moreau_err fill_scene(scene *sc, int dim, int with_contacts, int n_walls,
   sc->rs.step = step;
   sc->rs.time = step / 3.0e4;
   sc->rs.dt = 1.0 / 3.0e4;
+  sc->rs.le_flow = sc->rs.le_gradient = -1;
   moreau_rng_seed(&r, seed, (uint64_t)rank);
   MOREAU_CALL(moreau_bodies_create(MPI_COMM_WORLD, dim, &sc->bodies));
   for (int k = 0; k < n; k++) {
@@ -282,14 +284,88 @@ static void *read_dataset(hid_t file, const char *name, hid_t type, size_t elem,
   return buf;
 }
 
-static int attr_equals(hid_t file, const char *name, hid_t type, const void *expected, size_t bytes)
+/* The attribute holds n values (bytes in all) equal to expected. */
+static int attr_array_equals(hid_t file, const char *name, hid_t type, const void *expected, int n, size_t bytes)
 {
-  char value[16] = {0};
-  hid_t a = H5Aopen(file, name, H5P_DEFAULT);
-  int ok = a >= 0 && H5Aread(a, type, value) >= 0 && same(value, expected, bytes);
+  char value[64] = {0};
+  hid_t a = H5Aexists(file, name) > 0 ? H5Aopen(file, name, H5P_DEFAULT) : -1, space = a >= 0 ? H5Aget_space(a) : -1;
+  int ok = space >= 0 && H5Sget_simple_extent_npoints(space) == n && H5Aread(a, type, value) >= 0 &&
+           same(value, expected, bytes);
+  if (space >= 0) H5Sclose(space);
   if (a >= 0) H5Aclose(a);
   if (!ok) fprintf(stderr, "attribute %s is missing or wrong\n", name);
   return ok;
+}
+
+static int attr_equals(hid_t file, const char *name, hid_t type, const void *expected, size_t bytes)
+{
+  return attr_array_equals(file, name, type, expected, 1, bytes);
+}
+
+/* The corner of the box a vertex is, as a bit mask (bit k: at hi along axis
+ * k), or -1 when some coordinate is neither lo nor hi exactly (or z is not 0
+ * in 2D). */
+static int corner_of(const double *v, const moreau_run_state *rs)
+{
+  int mask = 0;
+  for (int k = 0; k < 3; k++) {
+    if (k >= rs->dim) {
+      if (v[k] != 0.0) return -1;
+    } else if (same(&v[k], &rs->box_hi[k], 8)) {
+      mask |= 1 << k;
+    } else if (!same(&v[k], &rs->box_lo[k], 8)) {
+      return -1;
+    }
+  }
+  return mask;
+}
+
+/* Rank 0 only: problems in the outline /box: the 2^dim vertices are the
+ * corners of the box, each once, and the dim 2^(dim-1) edges are distinct
+ * and join corners that differ along one axis, so they are the box's edges. */
+static int check_outline(hid_t file, const moreau_run_state *rs)
+{
+  int nv = 1 << rs->dim, ne = rs->dim * nv / 2, bad = 0, corner[8], seen[8] = {0}, joined[8][8] = {{0}};
+  double *v = read_dataset(file, "/box/vertices", H5T_NATIVE_DOUBLE, 8, (hsize_t)nv, 3);
+  int64_t *e = read_dataset(file, "/box/edges", H5T_NATIVE_INT64, 8, (hsize_t)ne, 2);
+  if (!v || !e) {
+    bad++;
+  } else {
+    for (int i = 0; i < nv; i++) {
+      corner[i] = corner_of(&v[3 * i], rs);
+      bad += corner[i] < 0 || seen[corner[i]]++;
+    }
+    for (int i = 0; i < ne && !bad; i++) {
+      int64_t a = e[2 * i], b = e[2 * i + 1];
+      int differ = a >= 0 && a < nv && b >= 0 && b < nv ? corner[a] ^ corner[b] : 0;
+      bad += differ == 0 || (differ & (differ - 1)) != 0 || joined[a][b]++ || joined[b][a]++;
+    }
+  }
+  if (bad) fprintf(stderr, "the box outline is wrong\n");
+  free(v);
+  free(e);
+  return bad;
+}
+
+/* Rank 0 only: problems in the box attributes and outline of a file:
+ * periodic always, box_lo, box_hi and /box only with a box, the Lees-Edwards
+ * attributes only with Lees-Edwards. */
+static int check_box_data(hid_t file, const moreau_run_state *rs)
+{
+  int32_t periodic[3] = {rs->periodic[0], rs->periodic[1], rs->periodic[2]}, axes[2] = {rs->le_flow, rs->le_gradient};
+  int bad = !attr_array_equals(file, "periodic", H5T_NATIVE_INT32, periodic, 3, sizeof(periodic));
+  if (rs->le_flow >= 0) {
+    bad += !attr_array_equals(file, "lees_edwards_axes", H5T_NATIVE_INT32, axes, 2, sizeof(axes));
+    bad += !attr_equals(file, "lees_edwards_offset", H5T_NATIVE_DOUBLE, &rs->le_offset, 8);
+  } else {
+    bad += H5Aexists(file, "lees_edwards_axes") > 0 || H5Aexists(file, "lees_edwards_offset") > 0;
+  }
+  if (!rs->has_box)
+    return bad + (H5Aexists(file, "box_lo") > 0) + (H5Aexists(file, "box_hi") > 0) +
+           (H5Lexists(file, "/box", H5P_DEFAULT) > 0);
+  bad += !attr_array_equals(file, "box_lo", H5T_NATIVE_DOUBLE, rs->box_lo, 3, sizeof(rs->box_lo));
+  bad += !attr_array_equals(file, "box_hi", H5T_NATIVE_DOUBLE, rs->box_hi, 3, sizeof(rs->box_hi));
+  return bad + check_outline(file, rs);
 }
 
 /* Rank 0 only: problems in the contact, wall and attribute data of a file. */
@@ -308,6 +384,7 @@ static int check_file_data(const char *path, const scene *sc, const contact_row 
   bad += !attr_equals(file, "dim", H5T_NATIVE_INT32, &dim, sizeof(int32_t));
   bad += !attr_equals(file, "n_bodies", H5T_NATIVE_INT64, &n_bodies, sizeof(int64_t));
   bad += !attr_equals(file, "n_contacts", H5T_NATIVE_INT64, &nc, sizeof(int64_t));
+  bad += check_box_data(file, &sc->rs);
   ga = read_dataset(file, "/contacts/gid_a", H5T_NATIVE_INT64, 8, nc, 0);
   gb = read_dataset(file, "/contacts/gid_b", H5T_NATIVE_INT64, 8, nc, 0);
   ends = read_dataset(file, "/contacts/endpoints", H5T_NATIVE_DOUBLE, 8, 2 * nc, 3);
@@ -321,9 +398,9 @@ static int check_file_data(const char *path, const scene *sc, const contact_row 
     for (int i = 0; i < n_rows; i++) {
       const contact_row *e = &rows[i];
       int ok = ga[i] == e->gid_a && gb[i] == e->gid_b && same(&ends[6 * i], e->ends, 3 * sizeof(double)) &&
-               close3(&ends[6 * i + 3], &e->ends[3], 1e-12, e->scale) &&
-               same(&fn[i], &e->f_n, 8) && same(&ft[i], &e->f_t, 8) &&
-               same(&force[3 * i], e->force, sizeof(e->force)) && same(&normal[3 * i], e->normal, sizeof(e->normal));
+               close3(&ends[6 * i + 3], &e->ends[3], 1e-12, e->scale) && same(&fn[i], &e->f_n, 8) &&
+               same(&ft[i], &e->f_t, 8) && same(&force[3 * i], e->force, sizeof(e->force)) &&
+               same(&normal[3 * i], e->normal, sizeof(e->normal));
       if (!ok) fprintf(stderr, "contact row %d differs\n", i);
       bad += !ok;
     }
@@ -477,7 +554,45 @@ static void write_ok(const scene *sc, const char *dir)
   ck_assert(io_test_all(err == MOREAU_SUCCESS));
 }
 
-static void round_trip(int dim)
+/* Problems with the box grids of an XDMF text: there are n_grids, each a
+ * Polyline of the dim 2^(dim-1) edges of the box over its 2^dim corners. */
+static int check_box_grids(const char *text, int dim, int n_grids)
+{
+  int nv = 1 << dim, ne = dim * nv / 2, bad = count_occurrences(text, "<Grid Name=\"box\"") != n_grids;
+  char topology[128], edges[64], vertices[64];
+  snprintf(topology, sizeof(topology),
+           "<Topology TopologyType=\"Polyline\" NumberOfElements=\"%d\" NodesPerElement=\"2\">", ne);
+  snprintf(edges, sizeof(edges), "Dimensions=\"%d 2\"", ne);
+  snprintf(vertices, sizeof(vertices), "Dimensions=\"%d 3\"", nv);
+  for (const char *p = text ? strstr(text, "<Grid Name=\"box\"") : NULL; p; p = strstr(p + 1, "<Grid Name=\"box\"")) {
+    const char *end = strstr(p, "</Grid>"), *t = strstr(p, topology), *e = strstr(p, edges), *v = strstr(p, vertices);
+    bad += !end || !t || t > end || !e || e > end || !strstr(e, ":/box/edges<") || !v || v > end ||
+           !strstr(v, ":/box/vertices<");
+  }
+  if (bad) fprintf(stderr, "the box grids are wrong:\n%s\n", text ? text : "(missing)");
+  return bad;
+}
+
+/* A periodic box (and its Lees-Edwards state) for the run state. */
+typedef struct {
+  double lo[3], hi[3];
+  int periodic[3], le_flow, le_gradient;
+  double le_offset;
+} box_setup;
+
+static void set_box(moreau_run_state *rs, const box_setup *box)
+{
+  rs->has_box = 1;
+  memcpy(rs->box_lo, box->lo, sizeof(box->lo));
+  memcpy(rs->box_hi, box->hi, sizeof(box->hi));
+  memcpy(rs->periodic, box->periodic, sizeof(box->periodic));
+  rs->le_flow = box->le_flow;
+  rs->le_gradient = box->le_gradient;
+  rs->le_offset = box->le_offset;
+}
+
+/* A snapshot written and read back, with a box or without (box NULL). */
+static void round_trip(int dim, const box_setup *box)
 {
   char dir[512], snap_dir[600], h5[700], xmf[700], top[700];
   scene *sc = make_scene(dim, 1, 2, 42, 7 + (uint64_t)dim);
@@ -486,7 +601,8 @@ static void round_trip(int dim)
   int n_rows, bad = 0, refs = 0, refs_top = 0;
   int64_t n_bodies;
   moreau_err err;
-  snprintf(dir, sizeof(dir), "%s/run%dd/out", tmpdir, dim);
+  if (box) set_box(&sc->rs, box);
+  snprintf(dir, sizeof(dir), "%s/run%dd%s/out", tmpdir, dim, box ? "_box" : "");
   snprintf(snap_dir, sizeof(snap_dir), "%s/snapshots", dir);
   snprintf(h5, sizeof(h5), "%s/snap_000042.h5", snap_dir);
   snprintf(xmf, sizeof(xmf), "%s/snap_000042.xmf", snap_dir);
@@ -510,22 +626,49 @@ static void round_trip(int dim)
     bad += count_tmp_files(snap_dir) + count_tmp_files(dir);
     text = read_text(xmf);
     bad += count_occurrences(text, "Name=\"particles\"") != 1 || count_occurrences(text, "Name=\"contacts\"") != 1;
+    bad += check_box_grids(text, dim, box != NULL);
+    free(text);
+    text = read_text(top);
+    bad += check_box_grids(text, dim, box != NULL);
     free(text);
   }
   free(rows);
   ck_assert_int_gt(n_rows, 0);
   ck_assert_int_eq(bcast_int(bad), 0);
   /* particles: connectivity, position and 6 attributes; contacts:
-   * connectivity, endpoints and 3 attributes. */
-  ck_assert_int_eq(bcast_int(refs), 13);
-  ck_assert_int_eq(bcast_int(refs_top), 13);
+   * connectivity, endpoints and 3 attributes; box: edges and vertices. */
+  ck_assert_int_eq(bcast_int(refs), box ? 15 : 13);
+  ck_assert_int_eq(bcast_int(refs_top), box ? 15 : 13);
   destroy_scene(&sc);
 }
 
-START_TEST(t_round_trip_2d) { round_trip(2); }
+START_TEST(t_round_trip_2d) { round_trip(2, NULL); }
 END_TEST
 
-START_TEST(t_round_trip_3d) { round_trip(3); }
+START_TEST(t_round_trip_3d) { round_trip(3, NULL); }
+END_TEST
+
+/* Corners that are not round in binary, so a vertex equal to them bit for
+ * bit was copied, not recomputed. */
+START_TEST(t_box_2d)
+{
+  static const box_setup box = {{-0.1, 0.3, 0.0}, {2.7, 1.9, 0.0}, {1, 1, 0}, 0, 1, 0.123456789};
+  round_trip(2, &box);
+}
+END_TEST
+
+START_TEST(t_box_3d)
+{
+  static const box_setup box = {{0.1, -0.7, 0.2}, {1.3, 0.9, 2.2}, {1, 0, 1}, 2, 0, 0.0};
+  round_trip(3, &box);
+}
+END_TEST
+
+START_TEST(t_box_3d_no_lees_edwards)
+{
+  static const box_setup box = {{0.1, -0.7, 0.2}, {1.3, 0.9, 2.2}, {0, 1, 0}, -1, -1, 0.0};
+  round_trip(3, &box);
+}
 END_TEST
 
 /* A snapshot without contacts (and without walls) after one with contacts:
@@ -589,6 +732,66 @@ START_TEST(t_stale_snapshots)
 }
 END_TEST
 
+/* Collective: rank 0 removes path; returns when it is gone for all. */
+static void remove_file(const char *path)
+{
+  if (rank == 0) remove(path);
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+/* Rank 0 only: problems with the collection at path: it lists n_steps steps
+ * and has n_boxes box grids. */
+static int check_collection(const char *path, int n_steps, int n_boxes)
+{
+  char *all = read_text(path);
+  int bad = count_occurrences(all, "<Time ") != n_steps || check_box_grids(all, 2, n_boxes);
+  if (bad) fprintf(stderr, "collection:\n%s\n", all ? all : "(missing)");
+  free(all);
+  return bad;
+}
+
+/* The collection rebuilt from the folder draws the box of the snapshots that
+ * have one; the .xmf of an older snapshot, whose metadata has no box=, gives
+ * no box grid (its .h5 has no /box). */
+START_TEST(t_box_collection_rebuilt)
+{
+  static const box_setup box = {{0.0, 0.0, 0.0}, {2.0, 1.5, 0.0}, {1, 0, 0}, -1, -1, 0.0};
+  char dir[512], top[700], xmf5[700];
+  scene *sc = make_scene(2, 1, 0, 5, 21);
+  int bad = 0;
+  snprintf(dir, sizeof(dir), "%s/rebuilt", tmpdir);
+  snprintf(top, sizeof(top), "%s/snapshots.xmf", dir);
+  snprintf(xmf5, sizeof(xmf5), "%s/snapshots/snap_000005.xmf", dir);
+  set_box(&sc->rs, &box);
+  write_ok(sc, dir);
+  sc->rs.step = 6;
+  sc->rs.has_box = 0;
+  write_ok(sc, dir);
+  if (rank == 0) bad += check_collection(top, 2, 1);
+  remove_file(top);
+  sc->rs.step = 7;
+  sc->rs.has_box = 1;
+  write_ok(sc, dir);
+  if (rank == 0) bad += check_collection(top, 3, 2);
+  /* Step 5 as an older version wrote it. */
+  if (rank == 0) {
+    char *text = read_text(xmf5), *tag = text ? strstr(text, " box=1 -->") : NULL;
+    bad += !tag;
+    if (tag) memmove(tag, tag + strlen(" box=1"), strlen(tag + strlen(" box=1")) + 1);
+    FILE *f = fopen(xmf5, "w");
+    bad += !f || fputs(text ? text : "", f) < 0;
+    if (f) fclose(f);
+    free(text);
+  }
+  remove_file(top);
+  sc->rs.step = 8;
+  write_ok(sc, dir);
+  if (rank == 0) bad += check_collection(top, 4, 2);
+  ck_assert_int_eq(bcast_int(bad), 0);
+  destroy_scene(&sc);
+}
+END_TEST
+
 /* Collective: the read fails with MOREAU_ERR_INPUT everywhere, leaving no
  * bodies, and some rank's message contains text. */
 static void expect_read_error(const char *path, int dim, const char *text)
@@ -632,6 +835,10 @@ static Suite *snapshot_suite(void)
   TCase *tc = tcase_create("snapshot");
   tcase_add_test(tc, t_round_trip_2d);
   tcase_add_test(tc, t_round_trip_3d);
+  tcase_add_test(tc, t_box_2d);
+  tcase_add_test(tc, t_box_3d);
+  tcase_add_test(tc, t_box_3d_no_lees_edwards);
+  tcase_add_test(tc, t_box_collection_rebuilt);
   tcase_add_test(tc, t_no_contacts_and_collection);
   tcase_add_test(tc, t_stale_snapshots);
   tcase_add_test(tc, t_read_errors);

@@ -7,8 +7,10 @@ Checks: the exponential fit above the mean (exact on the bin means of
 exp(-f)), the bin-by-bin mean and spread of profiles, the profile panels of
 the 2D and 3D columns, the contact line widths f_n/<f_n>, the default
 time-series columns of a walled and of a sheared run, and the box of a
-snapshot: from the checkpoint (its lengths are the time series' box_x,
-box_y at that step), from the walls, or the bodies' bounding box.
+snapshot: from its attributes (its lengths are the time series' box_x,
+box_y at that step) and, for a snapshot without them (as older versions
+wrote), from the checkpoint (the same lengths), from the walls, or the
+bodies' bounding box.
 """
 import glob
 import math
@@ -88,30 +90,36 @@ names, data = moreau_plots.read_csv(f"{runs}/shear/timeseries.csv")
 check(plot_timeseries.default_columns(names, data) == ("strain", ["friction", "solid_fraction", "pressure"]),
       "sheared run's defaults")
 
-# The box of a snapshot.
-def box(path, given=None):
+# The box of a snapshot; old: as if it had no box attributes.
+def box(path, given=None, old=False):
     s = plot_forces.read_snapshot(path)
+    if old:
+        s["box"] = s["periodic"] = None
     x, r = s["bodies/position"][:, :2], s["bodies/radius"]
     args = types.SimpleNamespace(snapshot=path, box=given)
     return plot_forces.find_box(args, s, [0, 1], (x - r[:, None]).min(0), (x + r[:, None]).max(0)), x, r
 
 
 last = sorted(glob.glob(f"{runs}/shear/snapshots/snap_*.h5"))[-1]
-(lo, hi, periodic, estimated, source), _, _ = box(last)
-row = data[-1]
-check(source == "checkpoint" and periodic == [True, True] and not estimated, f"sheared cell's last box: {source}")
-check(row[names.index("step")] == int(last[-9:-3]) and
-      close(np.subtract(hi, lo), [row[names.index("box_x")], row[names.index("box_y")]]),
-      f"its lengths {np.subtract(hi, lo)} are the time series' box_x, box_y")
-(lo, hi, periodic, estimated, source), x, r = box(f"{runs}/shear/snapshots/snap_000100.h5")
+steps = list(data[:, names.index("step")])
+for path, old, want in ((last, False, "snapshot"), (last, True, "checkpoint"),
+                        (f"{runs}/shear/snapshots/snap_000100.h5", False, "snapshot")):
+    (lo, hi, periodic, estimated, source), _, _ = box(path, old=old)
+    check(source == want and periodic == [True, True] and not estimated, f"sheared cell's box: {source} ({want})")
+    row = data[steps.index(int(path[-9:-3]))]
+    check(close(np.subtract(hi, lo), [row[names.index("box_x")], row[names.index("box_y")]]),
+          f"its lengths {np.subtract(hi, lo)} are the time series' box_x, box_y at step {int(row[0])}")
+(lo, hi, periodic, estimated, source), x, r = box(f"{runs}/shear/snapshots/snap_000100.h5", old=True)
 check(estimated and close(lo, (x - r[:, None]).min(0)) and close(hi, (x + r[:, None]).max(0)),
-      "no checkpoint, no walls: the bodies' bounding box")
-check(box(f"{runs}/shear/snapshots/snap_000100.h5", "0,0,2,0.5")[0] == ([0, 0], [2, 0.5], [True, True], False, "--box"),
-      "--box")
+      "no box attributes, no checkpoint, no walls: the bodies' bounding box")
+for old in (False, True):
+    check(box(f"{runs}/shear/snapshots/snap_000100.h5", "0,0,2,0.5", old)[0] ==
+          ([0, 0], [2, 0.5], [True, True], False, "--box"), "--box")
 # The default 2D box 0,0,2,0.5 is walled.
-for step, want in ((400, "checkpoint"), (200, "walls")):
-    lo, hi, periodic, estimated, source = box(f"{runs}/dep/snapshots/snap_{step:06d}.h5")[0]
+for step, old, want in ((400, False, "snapshot"), (200, False, "snapshot"), (400, True, "checkpoint"),
+                        (200, True, "walls")):
+    lo, hi, periodic, estimated, source = box(f"{runs}/dep/snapshots/snap_{step:06d}.h5", old=old)[0]
     check(source == want and close(lo, [0, 0]) and close(hi, [2, 0.5]) and periodic == [False, False] and not estimated,
-          f"deposition at step {step}: box from the {source}")
+          f"deposition at step {step}: box from the {source} ({want})")
 
 sys.exit(1 if failures else 0)
