@@ -27,13 +27,14 @@ static const part_scene scenes[3] = {{2, 24, 1, 24.0, {4.0, 3.0, 0.0}, {14.0, 17
                                      {2, 24, 0, 24.0, {0.0, 0.0, 0.0}, {6.0, 24.0, 0.0}}};
 
 /* f_n in [0.5, 1.5), tangential components in (-0.3, 0.3) f_n, from the
- * contact's key (splitmix64 of gid_a, gid_b, point). */
+ * contact's key (splitmix64 of gid_a, gid_b, point), or from a body's gid. */
 static void key_forces(const moreau_sim *sim, const moreau_contacts *c, moreau_lid k, const void *ctx, double f[3])
 {
-  uint64_t h = (uint64_t)c->gid_a[k] * 0x9e3779b97f4a7c15ULL + (uint64_t)(c->gid_b[k] + 7) * 0xbf58476d1ce4e5b9ULL +
-               (uint64_t)c->point[k];
+  /* ctx: a body's gid, for key_velocities. */
+  uint64_t h = ctx ? *(const moreau_gid *)ctx * 0x94d049bb133111ebULL
+                   : (uint64_t)c->gid_a[k] * 0x9e3779b97f4a7c15ULL +
+                         (uint64_t)(c->gid_b[k] + 7) * 0xbf58476d1ce4e5b9ULL + (uint64_t)c->point[k];
   double u[3];
-  (void)ctx;
   for (int i = 0; i < 3; i++) {
     uint64_t z = (h += 0x9e3779b97f4a7c15ULL);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -43,6 +44,23 @@ static void key_forces(const moreau_sim *sim, const moreau_contacts *c, moreau_l
   f[0] = 0.5 + u[0];
   f[1] = 0.6 * (u[1] - 0.5) * f[0];
   f[2] = moreau_sim_dim(sim) == 3 ? 0.6 * (u[2] - 0.5) * f[0] : 0.0;
+}
+
+/* Velocities and spins from the gid alone, about the Lees-Edwards flow:
+ * the step's own velocities depend on the order of the solver's sweeps
+ * (the sums of a body's impulses), which the partition changes in the
+ * last bit. */
+static void key_velocities(moreau_sim *sim, double rate, double len)
+{
+  moreau_bodies *b = moreau_sim_bodies(sim);
+  for (moreau_lid i = 0; i < b->n_owned; i++) {
+    double u[3];
+    key_forces(sim, NULL, 0, &b->gid[i], u);
+    b->v[3 * i] = rate * (b->x[3 * i + 1] - 0.5 * len) + u[0] - 1.0;
+    b->v[3 * i + 1] = u[1];
+    b->v[3 * i + 2] = u[2];
+    b->w[3 * i + 2] = u[0];
+  }
 }
 
 /* Collective: the scene on comm after one step; out: the stress over the
@@ -63,6 +81,7 @@ static moreau_err scene_values(MPI_Comm comm, const part_scene *sc, double *out,
   }
   if (par_rank(comm) == 0) MOREAU_CALL(shear_lattice_add(sim, sc->cells, len, 0.5, sc->periodic ? 0.5 : 0.0));
   MOREAU_CALL(tt_step_and_force(sim, key_forces, NULL));
+  key_velocities(sim, sc->periodic ? 0.5 : 0.0, len);
   memcpy(sub.lo, sc->lo, sizeof(sub.lo));
   memcpy(sub.hi, sc->hi, sizeof(sub.hi));
   const moreau_domain *d = moreau_sim_domain(sim);
