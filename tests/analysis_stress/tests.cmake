@@ -16,3 +16,25 @@ moreau_mpi_test(stress_hand test_stress RANKS 1 2 TIMEOUT 120 ARGS hand)
 moreau_mpi_test(stress_invariants test_stress RANKS 1 TIMEOUT 60 ARGS invariants)
 moreau_mpi_test(stress_profile test_stress RANKS 1 2 3 TIMEOUT 120 ARGS profile)
 moreau_mpi_test(stress_partition test_stress RANKS 1 2 3 4 TIMEOUT 300 ARGS partition)
+
+# Through the executable.
+set(MOREAU_STRESS_WORK_DIR ${CMAKE_CURRENT_BINARY_DIR}/analysis_stress)
+add_test(NAME stress_static_2d COMMAND sh ${MOREAU_STRESS_TEST_DIR}/static_packing.sh $<TARGET_FILE:moreau_exe>
+                                       ${MOREAU_STRESS_WORK_DIR}/static_2d 2)
+add_test(NAME stress_static_2d_np2
+         COMMAND sh ${MOREAU_STRESS_TEST_DIR}/static_packing.sh $<TARGET_FILE:moreau_exe>
+                 ${MOREAU_STRESS_WORK_DIR}/static_2d_np2 2 ${MPIEXEC_EXECUTABLE} 2)
+add_test(NAME stress_static_3d COMMAND sh ${MOREAU_STRESS_TEST_DIR}/static_packing.sh $<TARGET_FILE:moreau_exe>
+                                       ${MOREAU_STRESS_WORK_DIR}/static_3d 3)
+add_test(NAME stress_averaging COMMAND sh ${MOREAU_STRESS_TEST_DIR}/averaging.sh $<TARGET_FILE:moreau_exe>
+                                       ${MOREAU_STRESS_WORK_DIR}/averaging)
+add_test(NAME stress_profile_files COMMAND sh ${MOREAU_STRESS_TEST_DIR}/profile_files.sh $<TARGET_FILE:moreau_exe>
+                                           ${MOREAU_STRESS_WORK_DIR}/profile_files)
+add_test(NAME stress_profile_files_np2
+         COMMAND sh ${MOREAU_STRESS_TEST_DIR}/profile_files.sh $<TARGET_FILE:moreau_exe>
+                 ${MOREAU_STRESS_WORK_DIR}/profile_files_np2 ${MPIEXEC_EXECUTABLE} 2)
+set_tests_properties(stress_static_2d stress_static_2d_np2 stress_static_3d PROPERTIES TIMEOUT 400)
+set_tests_properties(stress_averaging stress_profile_files stress_profile_files_np2 PROPERTIES TIMEOUT 120)
+set_tests_properties(stress_static_2d_np2 stress_profile_files_np2 PROPERTIES PROCESSORS 2)
+set_tests_properties(stress_static_2d stress_static_2d_np2 stress_static_3d stress_averaging stress_profile_files
+                     stress_profile_files_np2 PROPERTIES ENVIRONMENT "${MOREAU_MPI_TEST_ENV}")
