@@ -43,7 +43,9 @@ MOREAU_MUST_CHECK moreau_err moreau_macro_state_compute(MPI_Comm comm, const mor
  * first dim values). A body belongs to it when its centre does, a contact
  * between bodies when its contact point does, a contact with a wall when
  * its body does (along periodic axes points are taken in the box first, so
- * a region equal to the periodic box holds everything). */
+ * a region equal to the periodic box holds everything). Along a periodic
+ * axis the region must lie in the box: a point is never compared with the
+ * part of a region beyond a periodic face. */
 typedef struct {
   double lo[3], hi[3];
 } moreau_region;

@@ -12,8 +12,8 @@ const moreau_option_spec moreau_analysis_options[] = {
      "steps between samples of the analysis columns; each row of timeseries.csv holds the mean of the samples since "
      "the row before (0: one sample at each row)"},
     {"-analysis_region", "<xlo,ylo[,zlo],xhi,yhi[,zhi]>", "",
-     "box the analysis measures (default: the periodic box along periodic axes, else the walls, else the bodies' "
-     "extent)"},
+     "box the analysis measures, clipped to the periodic box along periodic axes (default: the periodic box along "
+     "periodic axes, else the walls, else the bodies' extent)"},
     {"-force_pdf_bins", "<int>", "30",
      "bins of the normal-force PDF on [0, 6 <f_n>) written with each snapshot to <output_dir>/forces/ (0: none)"},
     {"-profile_bins", "<int>", "0", "bins of the profiles across -profile_axis (0: no profiles)"},
@@ -47,6 +47,14 @@ moreau_err moreau_run_analysis_from_options(const moreau_sim *sim, int64_t outpu
     cfg->region.hi[k] = region[dim + k];
     MOREAU_CHECK(isfinite(region[k]) && isfinite(region[dim + k]) && region[dim + k] > region[k], MOREAU_ERR_INPUT,
                  "option -analysis_region: each upper bound must exceed its lower bound");
+  }
+  if (cfg->has_region) {
+    const moreau_domain *d = moreau_sim_domain(sim);
+    double lo[3], hi[3];
+    moreau_domain_get_box(d, lo, hi);
+    for (int k = 0; k < dim; k++)
+      MOREAU_CHECK(!moreau_domain_is_periodic(d, k) || (cfg->region.hi[k] > lo[k] && cfg->region.lo[k] < hi[k]),
+                   MOREAU_ERR_INPUT, "option -analysis_region: outside the periodic box along axis %c", "xyz"[k]);
   }
   int64_t bins;
   MOREAU_CALL(moreau_option_int("-force_pdf_bins", &bins));
@@ -154,11 +162,20 @@ static moreau_err current_region(const run_analysis *a, const moreau_sim *sim, m
   const moreau_bodies *b = moreau_sim_bodies(sim);
   double lo[3], hi[3], extent[6];
   int need = 0;
+  moreau_domain_get_box(d, lo, hi);
   if (a->cfg.has_region) {
+    /* Along a periodic axis points are taken in the box, so the region is
+     * too (the box may have shrunk under the pressure control). */
     *r = a->cfg.region;
+    for (int k = 0; k < a->dim; k++)
+      if (moreau_domain_is_periodic(d, k)) {
+        r->lo[k] = fmax(r->lo[k], lo[k]);
+        r->hi[k] = fmin(r->hi[k], hi[k]);
+        MOREAU_CHECK(r->hi[k] > r->lo[k], MOREAU_ERR_INPUT,
+                     "option -analysis_region: outside the periodic box along axis %c", "xyz"[k]);
+      }
     return MOREAU_SUCCESS;
   }
-  moreau_domain_get_box(d, lo, hi);
   for (int k = 0; k < 3; k++) {
     r->lo[k] = -HUGE_VAL;
     r->hi[k] = HUGE_VAL;
