@@ -32,13 +32,6 @@ die() {
   exit 2
 }
 
-# Debian's python3-matplotlib belongs to /usr/bin/python3, which another
-# python3 earlier on PATH (pyenv, a virtualenv) may hide.
-python=${PYTHON:-python3}
-if ! "$python" -c 'import matplotlib' 2>/dev/null && /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
-  python=/usr/bin/python3
-fi
-
 if [ "${1:-}" = collect ]; then
   cases=${2:?collect needs the cases file}
   block=1
@@ -51,9 +44,9 @@ if [ "${1:-}" = collect ]; then
   done
   stem=${cases%.cases}
   rc=0
-  "$python" "$here/steady_state.py" --cases "$cases" -o "${stem}_table.csv" --block "$block" || rc=$?
+  python3 "$here/steady_state.py" --cases "$cases" -o "${stem}_table.csv" --block "$block" || rc=$?
   [ $rc -le 1 ] || exit $rc
-  "$python" "$here/plot_muI.py" "${stem}_table.csv" -o "$stem.png" || exit $?
+  python3 "$here/plot_muI.py" "${stem}_table.csv" -o "$stem.png" || exit $?
   exit $rc
 fi
 

@@ -22,6 +22,7 @@ A table it cannot use: one line on stderr, exit 2.
 import argparse
 import csv
 import math
+import os
 import sys
 
 REQUIRED = ("I_measured", "mu", "mu_err", "phi", "phi_err", "steady")
@@ -82,6 +83,17 @@ def main():
     parser.add_argument("--reference", help="MU1,B,PHIMAX,A of laws drawn dashed for comparison")
     parser.add_argument("--reference_label", default="reference")
     args = parser.parse_args()
+    try:
+        import matplotlib
+    except ImportError:
+        # Debian's python3-matplotlib belongs to /usr/bin/python3, which another python3 first on PATH
+        # (pyenv, a virtualenv) hides: run again with it.
+        system = "/usr/bin/python3"
+        if os.path.exists(system) and os.path.realpath(sys.executable) != os.path.realpath(system):
+            os.execv(system, [system, os.path.abspath(__file__)] + sys.argv[1:])
+        die("matplotlib is not installed (Debian: apt-get install python3-matplotlib)")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
     ref = None
     if args.reference:
         try:
@@ -106,12 +118,6 @@ def main():
     print(f"phi(I) = phi_max - a I: phi_max = {phim:.4f} +- {phim_se:.4f}, a = {a:.3f} +- {a_se:.3f} "
           f"(chi2/dof {phi_red:.2f})")
 
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        die("matplotlib is not installed (Debian: apt-get install python3-matplotlib)")
     lo, hi = min(p["I_measured"] for p in points), max(p["I_measured"] for p in points)
     grid = [lo * (hi / lo) ** (k / 100) for k in range(101)] if hi > lo else [lo]
     fig, axes = plt.subplots(1, 2, figsize=(8, 3.4), dpi=100)
