@@ -259,7 +259,7 @@ def campaign_table(cases_path, out_path, width, min_blocks):
                     "max_overlap_d": "" if d is None else f"{s['max_overlap'] / d:.4f}"})
         rows.append(row)
     with open(out_path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=COLUMNS)
+        w = csv.DictWriter(f, fieldnames=COLUMNS, lineterminator="\n")
         w.writeheader()
         w.writerows(rows)
     with open(out_path) as f:
