@@ -5,7 +5,8 @@
 #
 #   jobscripts/campaign.sh -base shear.opts -vary mu 0.1,0.3,0.5 -n 16 -t 2:00:00
 #   jobscripts/campaign.sh -array -base shear.opts -vary mu 0.1,0.3,0.5 -n 16 -t 2:00:00
-#   jobscripts/campaign.sh collect runs/mu.cases [-columns contacts,kinetic_energy]
+#   jobscripts/campaign.sh -local -base shear.opts -vary mu 0.1,0.3 -n 2
+#   jobscripts/campaign.sh collect runs/mu.cases [-columns contacts,kinetic_energy] [-post CMD]
 #
 # For each value v the run is jobscripts/run.sbatch -options_file shear.opts
 # -mu v -output_dir runs/mu_v (requeued at the time limit like any
@@ -13,10 +14,16 @@
 # (--array=0-(N-1), task i runs case i of runs/<campaign>.cases). It prints
 # "<job id> mu=v runs/mu_v" per case, then the collect job, which starts when
 # every case has ended (--dependency=afterany) and writes runs/<campaign>.csv.
+# With -local, no SLURM: the runs go one after another on this machine
+# (run.sbatch outside SLURM, mpiexec -n N, log in runs/mu_v.out), then the
+# collect step.
 # Options:
 #   -base FILE          base options file (required)
 #   -vary NAME VALUES   the option (with or without its dash) and its values,
 #                       separated by commas (or by -sep)
+#   -with NAME VALUES   one more option varied along with -vary, one value per
+#                       case (or one for all); may be repeated, e.g.
+#                       -vary inertial_number 0.01,0.1 -with dt 1e-3,1e-4
 #   -sep C              separator of VALUES, e.g. ';' for vector values
 #   -n N, -t TIME       sbatch --ntasks and --time of each run
 #   -runs DIR           parent of the output directories (default: runs)
@@ -27,6 +34,10 @@
 #   -columns LIST       time-series columns averaged by the collect step
 #                       (default: contacts,kinetic_energy)
 #   -no_collect         no collect job
+#   -post CMD           a shell command the collect step runs after writing
+#                       the CSV (whatever the cases' states)
+#   -local              run the cases here, one after another (-n: ranks,
+#                       default 1), then collect; no sbatch
 #   -sbatch "ARGS"      more sbatch arguments, e.g. "-p long -A myproject"
 #   --dry-run           print the sbatch commands instead of running them
 #   -- OPTIONS...       more moreau options for every run
@@ -46,6 +57,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=jobscripts/time_limit.sh
 . "$here/time_limit.sh"
 
+# The collect step's command line: collect_wrap CASES COLUMNS POST.
+collect_wrap() {
+  printf 'bash %q collect %q -columns %q' "$here/campaign.sh" "$1" "$2"
+  [ -z "$3" ] || printf ' -post %q' "$3"
+}
+
 # CSV field: quoted when it holds a comma or a quote.
 csv_field() {
   case $1 in
@@ -54,19 +71,20 @@ csv_field() {
   esac
 }
 
-# collect CASES [-columns LIST]: one row per case of the cases file with the
+# collect CASES COLUMNS POST: one row per case of the cases file with the
 # varied value, the last row's step and time of its timeseries.csv, the mean
 # of each column over the last half of the rows (the last ceil(n/2) of n), the
 # run's state (run_status: done, stopped, ...) and its output directory.
 # Cases continued by a job that has not run yet (chain) put the collection off
-# until it has: a new collect job is submitted after it.
+# until it has: a new collect job is submitted after it. Then POST, if any,
+# runs (bash -c), whatever the cases' states.
 collect() {
-  local cases=$1 columns=$2 out name value dir index status waiting=() missing=0 header ts row
+  local cases=$1 columns=$2 post=$3 out name value dir index status waiting=() missing=0 header ts row
   [ -r "$cases" ] || die "cannot read the cases file '$cases'"
   out=${cases%.cases}.csv
   name=$(awk -F'\t' 'NR == 1 { print $2 }' "$cases")
   if [ -n "${SLURM_JOB_ID:-}" ]; then
-    while IFS=$'\t' read -r _ _ _ dir; do
+    while IFS=$'\t' read -r _ _ _ dir _; do
       status=$(cat "$dir/run_status" 2>/dev/null) || status=""
       # shellcheck disable=SC2086
       set -- $status
@@ -80,7 +98,7 @@ collect() {
       read -r -a extra <<<"${MOREAU_COLLECT_SBATCH:-}"
       job=$(sbatch --parsable --ntasks 1 --time 10 --job-name "moreau_$(basename "${cases%.cases}")_collect" \
         --output "${cases%.cases}.collect.out" --open-mode append --dependency "afterany:$deps" "${extra[@]}" \
-        --wrap "bash '$here/campaign.sh' collect '$cases' -columns '$columns'")
+        --wrap "$(collect_wrap "$cases" "$columns" "$post")")
       echo "campaign.sh: cases continue in jobs ${waiting[*]}: collecting after them (job ${job%%;*})"
       return 0
     fi
@@ -91,7 +109,7 @@ collect() {
   header+=",status,output_dir"
   {
     echo "$header"
-    while IFS=$'\t' read -r index name value dir; do
+    while IFS=$'\t' read -r index name value dir _; do
       ts=$dir/timeseries.csv
       status=$(cut -d' ' -f1 "$dir/run_status" 2>/dev/null) || status=""
       [ -n "$status" ] || status=unknown
@@ -126,30 +144,35 @@ collect() {
     done <"$cases"
   } >"$out"
   cat "$out"
+  if [ -n "$post" ]; then
+    bash -c "$post" || return 1
+  fi
   return $missing
 }
 
 if [ "${1:-}" = collect ]; then
   [ $# -ge 2 ] || die "collect needs the cases file"
-  cases=$2 columns=contacts,kinetic_energy
+  cases=$2 columns=contacts,kinetic_energy post=""
   shift 2
   while [ $# -gt 0 ]; do
     case $1 in
     -columns) columns=${2:?-columns needs a list}; shift 2 ;;
+    -post) post=${2:?-post needs a command}; shift 2 ;;
     *) die "collect: unknown argument '$1'" ;;
     esac
   done
-  collect "$cases" "$columns"
+  collect "$cases" "$columns" "$post"
   exit $?
 fi
 
 base="" name="" values="" sep="," ntasks="" time_limit="" runs="runs" dry_run=0 campaign="" array=0 chain=0
-columns=contacts,kinetic_energy collect_job=1
-extra_sbatch=() extra_options=()
+columns=contacts,kinetic_energy collect_job=1 local=0 post=""
+extra_sbatch=() extra_options=() with_names=() with_values=()
 while [ $# -gt 0 ]; do
   case $1 in
   -base) base=${2:?-base needs a file}; shift 2 ;;
   -vary) name=${2:?-vary needs an option name}; values=${3:?-vary needs values}; shift 3 ;;
+  -with) with_names+=("${2:?-with needs an option name}"); with_values+=("${3:?-with needs values}"); shift 3 ;;
   -sep) sep=${2:?-sep needs a character}; shift 2 ;;
   -n) ntasks=${2:?-n needs a number}; shift 2 ;;
   -t) time_limit=${2:?-t needs a time}; shift 2 ;;
@@ -159,6 +182,8 @@ while [ $# -gt 0 ]; do
   -chain) chain=1; shift ;;
   -columns) columns=${2:?-columns needs a list}; shift 2 ;;
   -no_collect) collect_job=0; shift ;;
+  -post) post=${2:?-post needs a command}; shift 2 ;;
+  -local) local=1; shift ;;
   -sbatch) read -r -a extra_sbatch <<<"${2:?-sbatch needs arguments}"; shift 2 ;;
   --dry-run) dry_run=1; shift ;;
   -h | -help | --help) usage ;;
@@ -177,6 +202,28 @@ campaign=${campaign:-$name}
 base=$(cd "$(dirname "$base")" && pwd)/$(basename "$base")
 IFS=$sep read -r -a list <<<"$values"
 [ ${#list[@]} -gt 0 ] || die "no values given for -$name"
+[ $local = 1 ] && { [ $array = 1 ] || [ $chain = 1 ]; } && die "-local runs no jobs: no -array or -chain"
+# Options varied along with -vary: with_args[i] holds case i's "-NAME VALUE"
+# pairs, tab-separated as in the cases file.
+with_args=()
+for j in "${!with_names[@]}"; do
+  w=${with_names[$j]#-}
+  [[ $w =~ ^[A-Za-z0-9_]+$ ]] || die "-with: '$w' is not an option name"
+  [ "$w" = "$name" ] && die "-with $w: that is the option -vary varies"
+  IFS=$sep read -r -a wl <<<"${with_values[$j]}"
+  [ ${#wl[@]} = 1 ] && for ((i = 1; i < ${#list[@]}; i++)); do wl+=("${wl[0]}"); done
+  [ ${#wl[@]} = ${#list[@]} ] || die "-with $w has ${#wl[@]} values for ${#list[@]} cases"
+  for i in "${!list[@]}"; do
+    [ -n "${wl[$i]}" ] && [[ ! ${wl[$i]} =~ [[:cntrl:]] ]] || die "-with $w: empty value or control character"
+    with_args[$i]+=$'\t'"$w"$'\t'"${wl[$i]}"
+  done
+done
+# case_options I: the moreau options of case I beyond the varied one.
+case_options() {
+  local -a f=()
+  [ -n "${with_args[$1]:-}" ] && IFS=$'\t' read -r -a f <<<"${with_args[$1]#$'\t'}"
+  for ((k = 0; k < ${#f[@]}; k += 2)); do printf '%s\n' "-${f[$k]}" "${f[$((k + 1))]}"; done
+}
 
 sbatch_args=(--parsable)
 [ -n "$ntasks" ] && sbatch_args+=(--ntasks "$ntasks")
@@ -230,7 +277,7 @@ fi
 i=0
 for value in "${list[@]}"; do
   dir=$(case_dir "$value")
-  [ $dry_run = 0 ] && printf '%s\t%s\t%s\t%s\n' "$i" "$name" "$value" "$dir" >>"$cases"
+  [ $dry_run = 0 ] && printf '%s\t%s\t%s\t%s%s\n' "$i" "$name" "$value" "$dir" "${with_args[$i]:-}" >>"$cases"
   i=$((i + 1))
 done
 
@@ -253,10 +300,26 @@ if [ $array = 1 ]; then
     done
   fi
 else
+  i=0 failed=0
   for value in "${list[@]}"; do
     dir=$(case_dir "$value")
-    cmd=(sbatch "${sbatch_args[@]}" --job-name "moreau_${name}_$value" --output "$dir.out"
-      "$here/run.sbatch" -options_file "$base" "-$name" "$value" -output_dir "$dir" "${extra_options[@]}")
+    mapfile -t more < <(case_options $i)
+    i=$((i + 1))
+    run_cmd=("$here/run.sbatch" -options_file "$base" "-$name" "$value" -output_dir "$dir" "${more[@]}"
+      "${extra_options[@]}")
+    if [ $local = 1 ]; then
+      if [ $dry_run = 1 ]; then
+        show env "MOREAU_NP=${ntasks:-1}" bash "${run_cmd[@]}"
+        continue
+      fi
+      mkdir -p "$dir"
+      rc=0
+      MOREAU_NP=${ntasks:-1} bash "${run_cmd[@]}" >"$dir.out" 2>&1 || rc=$?
+      [ $rc = 0 ] || failed=1
+      echo "local (exit $rc) $name=$value $dir"
+      continue
+    fi
+    cmd=(sbatch "${sbatch_args[@]}" --job-name "moreau_${name}_$value" --output "$dir.out" "${run_cmd[@]}")
     if [ $dry_run = 1 ]; then
       show "${cmd[@]}"
     else
@@ -270,14 +333,21 @@ else
 fi
 
 [ $collect_job = 1 ] || exit 0
+if [ $local = 1 ]; then
+  [ $dry_run = 1 ] && { echo "$(collect_wrap "$cases" "$columns" "$post")"; exit 0; }
+  rc=0
+  collect "$cases" "$columns" "$post" || rc=$?
+  [ $failed = 0 ] || rc=1
+  exit $rc
+fi
 collect_cmd=(sbatch --parsable --ntasks 1 --time 10 --job-name "moreau_${campaign}_collect"
   --output "$runs/$campaign.collect.out" --open-mode append "${extra_sbatch[@]}")
 if [ $dry_run = 1 ]; then
   env_vars=()
-  show "${collect_cmd[@]}" --dependency "afterany:<the jobs above>" --wrap "bash '$here/campaign.sh' collect '$cases' -columns '$columns'"
+  show "${collect_cmd[@]}" --dependency "afterany:<the jobs above>" --wrap "$(collect_wrap "$cases" "$columns" "$post")"
   exit 0
 fi
 deps=$(IFS=:; echo "${jobs[*]}")
 job=$(MOREAU_COLLECT_SBATCH="${extra_sbatch[*]}" "${collect_cmd[@]}" --dependency "afterany:$deps" \
-  --wrap "bash '$here/campaign.sh' collect '$cases' -columns '$columns'")
+  --wrap "$(collect_wrap "$cases" "$columns" "$post")")
 echo "${job%%;*} collect: $runs/$campaign.csv when every case has ended"

@@ -26,6 +26,20 @@ def mean_std(values):
     return m, math.sqrt(var)
 
 
+def read_rows(path, tool):
+    """The rows of a time series with a strain column; one error line and exit 2 otherwise."""
+    try:
+        with open(path, newline="") as f:
+            rows = list(csv.DictReader(f))
+    except (OSError, UnicodeDecodeError, csv.Error) as e:
+        print(f"{tool}: error: {path}: {e}", file=sys.stderr)
+        sys.exit(2)
+    if not rows or "strain" not in rows[0]:
+        print(f"{tool}: error: {path} has no strain column or no rows (not a periodic cell's time series)", file=sys.stderr)
+        sys.exit(2)
+    return rows
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("timeseries")
@@ -33,13 +47,7 @@ def main():
     parser.add_argument("--window", type=float, default=1.0, help="strain per window (default 1)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    try:
-        with open(args.timeseries, newline="") as f:
-            rows = list(csv.DictReader(f))
-    except OSError as e:
-        sys.exit(f"shear_windows: error: {e}")
-    if not rows or "strain" not in rows[0]:
-        sys.exit(f"shear_windows: error: {args.timeseries} has no strain column (not a periodic cell's time series)")
+    rows = read_rows(args.timeseries, "shear_windows")
     windows = {}
     for r in rows:
         strain = float(r["strain"])

@@ -5,7 +5,10 @@
 # refused before anything is submitted. -array submits one job array whose
 # tasks read their case from the cases file. The collect step writes one CSV
 # row per case (value, final step and time, means over the last half of the
-# rows, state, directory), and waits for chained continuations.
+# rows, state, directory), and waits for chained continuations. -with
+# varies more options along (command lines, cases file, counts checked),
+# -post runs a command after the collect step, -local --dry-run prints the
+# local runs (tests/campaign runs them for real).
 exe=$1 work=$2 jobscripts=$3
 # shellcheck source=tests/app/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -121,6 +124,42 @@ PATH="$work/bin:$PATH" SLURM_JOB_ID=1003 run bash "$campaign" collect "$work/arr
 expect_rc 1 "collect under SLURM with a case without rows"
 [ "$(head -n 2 arr/gravity.csv)" = 'gravity,final_step,final_time,mean_contacts,mean_kinetic_energy,status,output_dir
 "0,-9.81",30,0.3,8,0.375,done,arr/gravity_0_-9.81' ] || fail "collect CSV under SLURM: $(cat arr/gravity.csv)"
+
+# -with: options varied along, one value per case or one for all; in the run
+# commands after the output directory and in the cases file after it.
+run bash "$campaign" -base shear.opts -vary inertial_number 0.01,0.1 -with dt 1e-3,1e-4 -with -steps 9 --dry-run
+expect_rc 0 "campaign -with --dry-run"
+grep -qF -- "-inertial_number 0.01 -output_dir runs/inertial_number_0.01 -dt 1e-3 -steps 9" stdout ||
+  fail "-with, case 0: $(cat stdout)"
+grep -qF -- "-inertial_number 0.1 -output_dir runs/inertial_number_0.1 -dt 1e-4 -steps 9" stdout ||
+  fail "-with, case 1: $(cat stdout)"
+PATH="$work/bin:$PATH" run bash "$campaign" -array -base shear.opts -vary inertial_number 0.01,0.1 -with dt 1e-3,1e-4 \
+  -runs with -post "echo posted >'$work/post.txt'"
+expect_rc 0 "campaign -array -with -post"
+[ "$(cat with/inertial_number.cases)" = "$(printf '0\tinertial_number\t0.01\twith/inertial_number_0.01\tdt\t1e-3
+1\tinertial_number\t0.1\twith/inertial_number_0.1\tdt\t1e-4')" ] || fail "-with cases file: $(cat with/inertial_number.cases)"
+# The collect job carries the -post command; the collect step runs it after
+# writing the CSV, even with cases missing.
+tail -n 1 sbatch.log | grep -qF -- "-post" || fail "the collect job has no -post: $(tail -n 1 sbatch.log)"
+run bash "$campaign" collect with/inertial_number.cases -columns contacts -post "echo posted >'$work/post.txt'"
+expect_rc 1 "collect -post with no case run"
+[ "$(cat post.txt 2>/dev/null)" = posted ] || fail "collect did not run the -post command"
+[ -s with/inertial_number.csv ] || fail "collect -post wrote no CSV"
+run bash "$campaign" collect with/inertial_number.cases -columns contacts -post "exit 4"
+expect_rc 1 "collect with a failing -post command"
+run bash "$campaign" -base shear.opts -vary mu 0.1,0.2 -with dt 1,2,3 --dry-run
+expect_rc 2 "-with with a wrong number of values"
+grep -q "dt has 3 values for 2 cases" stderr || fail "the -with count error: $(cat stderr)"
+run bash "$campaign" -base shear.opts -vary mu 0.1 -with mu 0.2 --dry-run
+expect_rc 2 "-with the varied option"
+run bash "$campaign" -local -array -base shear.opts -vary mu 0.1 --dry-run
+expect_rc 2 "-local with -array"
+# -local --dry-run: the run.sbatch commands with MOREAU_NP, then the collect step.
+run bash "$campaign" -local -n 2 -base shear.opts -vary mu 0.1,0.2 --dry-run
+expect_rc 0 "campaign -local --dry-run"
+[ "$(grep -c "^env MOREAU_NP=2 bash $jobscripts/run.sbatch -options_file $work/shear.opts -mu 0.[12] -output_dir runs/mu_0.[12]" stdout)" = 2 ] ||
+  fail "-local --dry-run: $(cat stdout)"
+tail -n 1 stdout | grep -q "campaign.sh collect $work/runs/mu.cases" || fail "-local --dry-run collect: $(cat stdout)"
 
 run bash "$campaign" -base missing.opts -vary mu 0.1 --dry-run
 expect_rc 2 "a missing base file"

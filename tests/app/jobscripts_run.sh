@@ -185,6 +185,19 @@ printf '0\tmu\t0.1\truns/mu_0.1\n1\tmu\t0.3\truns/mu_0.3\n' >mu.cases
 env SLURM_JOB_ID=77 SLURM_ARRAY_TASK_ID=1 MOREAU_CASES="$work/mu.cases" FAKE_DONE=1 MOREAU="$work/fake_moreau" \
   MOREAU_LAUNCHER=env bash "$script" -x 1 >stdout 2>stderr
 grep -q "started -x 1 -mu 0.3 -output_dir runs/mu_0.3\$" fake.log || fail "array task 1 did not get its case: $(cat fake.log)"
+# With the options campaign.sh -with varies along, after the directory.
+printf '0\tmu\t0.1\truns/mu_0.1\tdt\t1e-3\tsteps\t7\n' >with.cases
+: >fake.log
+env SLURM_JOB_ID=78 SLURM_ARRAY_TASK_ID=0 MOREAU_CASES="$work/with.cases" FAKE_DONE=1 MOREAU="$work/fake_moreau" \
+  MOREAU_LAUNCHER=env bash "$script" -x 1 >stdout 2>stderr
+grep -q "started -x 1 -mu 0.1 -output_dir runs/mu_0.1 -dt 1e-3 -steps 7\$" fake.log ||
+  fail "array task 0 did not get its -with options: $(cat fake.log)"
+printf '0\tmu\t0.1\truns/mu_0.1\tdt\n' >odd.cases
+env SLURM_JOB_ID=79 SLURM_ARRAY_TASK_ID=0 MOREAU_CASES="$work/odd.cases" MOREAU="$work/fake_moreau" \
+  MOREAU_LAUNCHER=env bash "$script" -x 1 >stdout 2>stderr
+rc=$?
+expect_rc 2 "a case with an option but no value"
+grep -q "malformed" stderr || fail "the malformed case is not reported: $(cat stderr)"
 env SLURM_JOB_ID=77 SLURM_ARRAY_TASK_ID=5 MOREAU_CASES="$work/mu.cases" MOREAU="$work/fake_moreau" \
   MOREAU_LAUNCHER=env bash "$script" -x 1 >stdout 2>stderr
 rc=$?

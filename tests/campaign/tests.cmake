@@ -1,0 +1,11 @@
+# The mu(I) campaign (tools/campaign.sh, docs/validation.md): its analysis
+# and plot against hand computations on made-up data, and the whole local
+# campaign on two tiny cases (about 20 s on 2 idle cores).
+set(MOREAU_CAMPAIGN_TEST_DIR ${CMAKE_CURRENT_LIST_DIR})
+add_test(NAME campaign_tools COMMAND sh ${MOREAU_CAMPAIGN_TEST_DIR}/tools.sh ${PROJECT_SOURCE_DIR}/tools
+                                     ${CMAKE_CURRENT_BINARY_DIR}/campaign/tools)
+set_tests_properties(campaign_tools PROPERTIES TIMEOUT 60)
+add_test(NAME campaign_local
+         COMMAND sh ${MOREAU_CAMPAIGN_TEST_DIR}/local.sh $<TARGET_FILE:moreau_exe> ${CMAKE_CURRENT_BINARY_DIR}/campaign/local
+                 ${PROJECT_SOURCE_DIR}/tools ${MPIEXEC_EXECUTABLE})
+set_tests_properties(campaign_local PROPERTIES TIMEOUT 300 PROCESSORS 2 ENVIRONMENT "${MOREAU_MPI_TEST_ENV}")
