@@ -38,10 +38,13 @@ if [ -z "$python" ]; then
   exit 1
 fi
 export MPLBACKEND=Agg
-"$python" "$tools/steady_state.py" "$out/timeseries.csv" --inertial_number 0.1 --block 0.5
+# The plots are drawn also when the summary finds no steady state.
+status=0
+"$python" "$tools/steady_state.py" "$out/timeseries.csv" --inertial_number 0.1 --block 0.5 || status=1
 snap=$(ls "$out"/snapshots/snap_*.h5 | tail -n 1)
 pdf=$(ls "$out"/forces/force_pdf_*.csv | tail -n 1)
 "$python" "$tools/plot_timeseries.py" "$out/timeseries.csv" -x strain -o "$out/plots/timeseries.png"
 "$python" "$tools/plot_forces.py" "$snap" -o "$out/plots/force_chains.png"
 "$python" "$tools/plot_profiles.py" --mean "$out"/profiles/profile_*.csv -o "$out/plots/profiles.png"
 "$python" "$tools/plot_force_pdf.py" "$pdf" -o "$out/plots/force_pdf.png"
+exit $status

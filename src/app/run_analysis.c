@@ -285,22 +285,35 @@ static moreau_err profile_sample(run_analysis *a, const moreau_sim *sim, const m
   return MOREAU_SUCCESS;
 }
 
+/* The columns of a profile file: the bin centre, then the fields that mean
+ * something in the run's dimension (indices into a sample row: the centre,
+ * then moreau_profile_field_names); the stress as in the time series, its
+ * upper triangle. 2D names its spin about z "spin". */
+static const int profile_keep_2d[] = {0, 1, 2, 3, 4, 8, 9, 10, 13, -1};
+static const int profile_keep_3d[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 17, -1};
+
 static moreau_err profile_write(run_analysis *a, const moreau_sim *sim)
 {
   static const char axes[] = "xyz";
   const int bins = a->cfg.profile_bins, width = MOREAU_PROFILE_FIELDS + 1;
+  const int *keep = a->dim == 2 ? profile_keep_2d : profile_keep_3d;
   const char *columns[MOREAU_PROFILE_FIELDS + 1];
   char name[64], axis_name[2] = {axes[a->cfg.profile_axis], 0};
-  columns[0] = axis_name;
-  for (int j = 0; j < MOREAU_PROFILE_FIELDS; j++)
-    columns[1 + j] = moreau_profile_field_names[j];
-  for (size_t i = 0; i < (size_t)bins * width; i++) {
-    a->profile[i] = a->profile_sum[i] / (double)a->profile_samples;
+  int n = 0;
+  for (; keep[n] >= 0; n++)
+    columns[n] = keep[n] == 0 ? axis_name : moreau_profile_field_names[keep[n] - 1];
+  if (a->dim == 2) columns[5] = "spin";
+  /* The means of the kept columns, row by row. */
+  for (int k = 0; k < bins; k++)
+    for (int j = 0; j < n; j++) {
+      size_t from = (size_t)k * width + keep[j];
+      a->profile[(size_t)k * n + j] = a->profile_sum[from] / (double)a->profile_samples;
+    }
+  for (size_t i = 0; i < (size_t)bins * width; i++)
     a->profile_sum[i] = 0.0;
-  }
   a->profile_samples = 0;
   snprintf(name, sizeof(name), "profile_%06lld.csv", (long long)moreau_sim_step_index(sim));
-  MOREAU_CALL(moreau_csv_table_write(moreau_sim_comm(sim), a->profile_dir, name, width, columns, bins, a->profile));
+  MOREAU_CALL(moreau_csv_table_write(moreau_sim_comm(sim), a->profile_dir, name, n, columns, bins, a->profile));
   return MOREAU_SUCCESS;
 }
 

@@ -3,8 +3,9 @@
 # The profile and force-PDF files of a small periodic shear run (200 disks,
 # pressure 1000, I = 0.1, strain 0.3) with -profile_bins 8 and a profile,
 # a sample and a row every 10 steps: every profiles/profile_<step>.csv has
-# the documented columns (the axis, then moreau_profile_field_names) and 8
-# bins of equal width tiling the box along y (centred on 0.5 as it shrinks); in each, the bodies add up to
+# the documented 2D columns (y, bodies, solid_fraction, vx, vy, spin, sxx,
+# sxy, syy) and 8 bins of equal width tiling the box along y (centred on 0.5
+# as it shrinks); in each, the bodies add up to
 # 200, and the bin solid fractions weighted by the bin widths average to the
 # packing_fraction of the same step's row, the bin stresses to its
 # stress_xx, stress_xy, stress_yy (every contact point and body centre lies
@@ -26,8 +27,7 @@ python3 - <<'PY' || fail "profiles or force PDFs"
 import csv, glob, os, sys
 bad = []
 rows = {int(r["step"]): r for r in csv.DictReader(open("out/timeseries.csv"))}
-fields = ["bodies", "solid_fraction", "vx", "vy", "vz", "wx", "wy", "wz",
-          "sxx", "sxy", "sxz", "syx", "syy", "syz", "szx", "szy", "szz"]
+fields = ["bodies", "solid_fraction", "vx", "vy", "spin", "sxx", "sxy", "syy"]
 profiles = sorted(glob.glob("out/profiles/profile_*.csv"))
 steps = sorted(int(os.path.basename(p)[8:-4]) for p in profiles)
 if steps != sorted(rows):
@@ -54,7 +54,7 @@ for path in profiles:
         bad.append(f"{path}: bin centres {centres}, box {box}")
     if sum(b[1] for b in bins) != 200:
         bad.append(f"{path}: {sum(b[1] for b in bins)} bodies")
-    for col, name in ((2, "packing_fraction"), (9, "stress_xx"), (10, "stress_xy"), (13, "stress_yy")):
+    for col, name in ((2, "packing_fraction"), (6, "stress_xx"), (7, "stress_xy"), (8, "stress_yy")):
         mean = sum(b[col] * width for b in bins) / box
         ref = float(row[name])
         scale = abs(ref) if name == "packing_fraction" else abs(float(row["p"]))
