@@ -5,7 +5,8 @@ if(MOREAU_SANITIZE)
   # Some 400 short runs: ASan and UBSan stay on, but leak checking, which
   # needs the slow unwinder at every allocation of MPI_Init, would take most
   # of the CI time (the fuzz targets check the same error paths for leaks).
-  list(APPEND MOREAU_ROBUSTNESS_ENV "ASAN_OPTIONS=detect_leaks=0")
+  list(APPEND MOREAU_ROBUSTNESS_ENV
+       "ASAN_OPTIONS=detect_leaks=0:suppressions=${PROJECT_SOURCE_DIR}/tests/sanitize/asan_hdf5.supp")
 endif()
 add_test(NAME robustness_catalogue
          COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/run_cases.sh $<TARGET_FILE:moreau_exe>
