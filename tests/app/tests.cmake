@@ -33,6 +33,11 @@ set_tests_properties(app_bad_csv_np2 app_run_np2 app_log_view_np2 PROPERTIES PRO
 set_tests_properties(app_runtime_guard_np3 PROPERTIES PROCESSORS 3)
 set_tests_properties(app_long_paths_np2 PROPERTIES PROCESSORS 2)
 
+# README command 1's script on a smaller cell, twice into the same directory.
+moreau_app_test(app_example example.sh ${PROJECT_SOURCE_DIR}/tools)
+set_tests_properties(app_example PROPERTIES PROCESSORS 2 SKIP_RETURN_CODE 77
+                     ENVIRONMENT "${MOREAU_MPI_TEST_ENV};MPLBACKEND=Agg;PYTHONDONTWRITEBYTECODE=1")
+
 add_test(NAME app_readme_options COMMAND bash ${PROJECT_SOURCE_DIR}/tools/readme_options.sh
                                          $<TARGET_FILE:moreau_exe> ${PROJECT_SOURCE_DIR}/README.md)
 set_tests_properties(app_readme_options PROPERTIES TIMEOUT 60 ENVIRONMENT "${MOREAU_MPI_TEST_ENV}")
