@@ -21,10 +21,19 @@ moreau_mpi_test(stress_partition test_stress RANKS 1 2 3 4 TIMEOUT 300 ARGS part
 set(MOREAU_STRESS_WORK_DIR ${CMAKE_CURRENT_BINARY_DIR}/analysis_stress)
 add_test(NAME stress_static_2d COMMAND sh ${MOREAU_STRESS_TEST_DIR}/static_packing.sh $<TARGET_FILE:moreau_exe>
                                        ${MOREAU_STRESS_WORK_DIR}/static_2d)
-# No 2-rank static packing: its dynamics differ from one rank's, and it had
-# not settled at step 6000 (400 s on a shared machine). No 3D one: 100-125
-# frictional spheres between frictionless walls had not settled to 1e-3 in
-# 4000-5000 steps (stresses within 1%, NLGS at its sweep limit each step).
+# No 2-rank random packing: its dynamics differ from one rank's, and it had
+# not settled at step 6000 (400 s on a shared machine). In 3D a random
+# packing (100-125 frictional spheres between frictionless walls) had not
+# settled to 1e-3 in 4000-5000 steps (stresses within 1%, NLGS at its sweep
+# limit each step): the 3D static packing is a lattice that is static from
+# the first step, on 1 and 3 ranks.
+add_test(NAME stress_static_3d COMMAND sh ${MOREAU_STRESS_TEST_DIR}/static_lattice.sh $<TARGET_FILE:moreau_exe>
+                                       ${MOREAU_STRESS_WORK_DIR}/static_3d)
+add_test(NAME stress_static_3d_np3
+         COMMAND sh ${MOREAU_STRESS_TEST_DIR}/static_lattice.sh $<TARGET_FILE:moreau_exe>
+                 ${MOREAU_STRESS_WORK_DIR}/static_3d_np3 ${MPIEXEC_EXECUTABLE} 3)
+set_tests_properties(stress_static_3d stress_static_3d_np3 PROPERTIES TIMEOUT 120)
+set_tests_properties(stress_static_3d_np3 PROPERTIES PROCESSORS 3)
 add_test(NAME stress_averaging COMMAND sh ${MOREAU_STRESS_TEST_DIR}/averaging.sh $<TARGET_FILE:moreau_exe>
                                        ${MOREAU_STRESS_WORK_DIR}/averaging)
 add_test(NAME stress_profile_files COMMAND sh ${MOREAU_STRESS_TEST_DIR}/profile_files.sh $<TARGET_FILE:moreau_exe>
@@ -35,5 +44,5 @@ add_test(NAME stress_profile_files_np2
 set_tests_properties(stress_static_2d PROPERTIES TIMEOUT 400)
 set_tests_properties(stress_averaging stress_profile_files stress_profile_files_np2 PROPERTIES TIMEOUT 120)
 set_tests_properties(stress_profile_files_np2 PROPERTIES PROCESSORS 2)
-set_tests_properties(stress_static_2d stress_averaging stress_profile_files
+set_tests_properties(stress_static_2d stress_static_3d stress_static_3d_np3 stress_averaging stress_profile_files
                      stress_profile_files_np2 PROPERTIES ENVIRONMENT "${MOREAU_MPI_TEST_ENV}")
