@@ -1,6 +1,6 @@
 #!/bin/sh
 # The default example (README command 1): a dense 2D granular flow sheared
-# at inertial number I = 0.1 under pressure, 2000 disks on 2 MPI ranks
+# at inertial number I = 0.1 under pressure, 4000 disks on 2 MPI ranks
 # (examples/shear2d.opts), in out/. It prints the steady friction tau/p, solid
 # fraction and measured inertial number, and draws the main plots into
 # out/plots/ (time series, force chains, profiles, force distribution).
