@@ -3,9 +3,12 @@
 #
 # Speed of a sheared periodic cell against the same bodies in a closed box.
 # 1. Prepares a dense Lees-Edwards cell under pressure (I = 0.1,
-#    p = 1000, mu = 0.4) of N disks (DIM 2) or spheres (DIM 3) on 2 ranks, to
-#    a strain of 1.2 (past the compression), and keeps its final checkpoint.
-# 2. Continues it for STEPS steps on 1 and on 2 ranks (-restart of a copy),
+#    p = 1000, mu = 0.4, a light pressure control, -barostat_mass 0.1) of N
+#    disks (DIM 2) or spheres (DIM 3) on 2 ranks, from a random packing close
+#    to the steady solid fraction (0.75 in 2D, 0.55 in 3D) to a strain of
+#    0.5, and keeps its final checkpoint.
+# 2. Continues it for STEPS steps on 1 and on 2 ranks (-restart of a copy,
+#    -strain_end 0 lifting the preparation's stop),
 #    reading moreau's own MoreauStep event from -log_view: steps per second and
 #    contact updates per second (contacts x NLGS sweeps per second).
 # 3. The same bodies (the cell's last snapshot, with their velocities) in a
@@ -24,18 +27,18 @@ mkdir -p "$work" && cd "$work"
 # the fastest body (at the gradient faces, I L / 2) move 1% of a diameter
 # per step.
 if [ "$dim" = 2 ]; then
-  frac=0.6 grav="0,0" per="x,y"
+  frac=0.75 grav="0,0" per="x,y"
   len=$(python3 -c "import math; print(math.sqrt($n * math.pi * 0.25 * 1.03 / $frac))")
   box="0,0,$len,$len"
 else
-  frac=0.45 grav="0,0,0" per="x,y,z"
+  frac=0.55 grav="0,0,0" per="x,y,z"
   len=$(python3 -c "import math; print(($n * math.pi / 6 * 1.09 / $frac) ** (1 / 3))")
   box="0,0,0,$len,$len,$len"
 fi
 dt=$(python3 -c "print(0.02 / (0.1 * $len))")
 if [ ! -d prep ]; then
   "${mpi[@]}" -n 2 "$exe" -dim "$dim" -gen_type random -gen_n "$n" -gen_radius 0.5 -gen_box $box -gravity $grav \
-    -periodic $per -mu 0.4 -pressure 1000 -inertial_number 0.1 -strain_end 1.2 -t_end 1e9 -dt $dt -nlgs_max_it 1000 \
+    -periodic $per -mu 0.4 -pressure 1000 -barostat_mass 0.1 -inertial_number 0.1 -strain_end 0.5 -t_end 1e9 -dt $dt -nlgs_max_it 1000 \
     -output_dir prep -output_every 100 -snapshot_every 0 -status_every 2000 >prep.log
 fi
 step0=$(ls prep/checkpoints | sed -n 's/ckpt_0*\([0-9][0-9]*\)\.h5/\1/p' | sort -n | tail -1)
@@ -70,7 +73,7 @@ PY
 }
 for np in 1 2; do
   rm -rf "cell_np$np" && cp -r prep "cell_np$np"
-  "${mpi[@]}" -n $np "$exe" -restart auto -output_dir "cell_np$np" -steps $((step0 + steps)) -output_every 1 \
+  "${mpi[@]}" -n $np "$exe" -restart auto -output_dir "cell_np$np" -steps $((step0 + steps)) -strain_end 0 -output_every 1 \
     -checkpoint_keep 1 -log_view >"cell_np$np.log"
   echo "dim $dim, $n bodies, sheared periodic cell, $np rank(s): $(step_rate "cell_np$np.log" "cell_np$np/timeseries.csv")"
   rm -rf "box_np$np"
@@ -82,7 +85,7 @@ done
 # Repartitioning in the drifting flow: 4 ranks, the share of the step time
 # spent in migration (every step) and partitioning (at each repartition).
 rm -rf cell_np4 && cp -r prep cell_np4
-"${mpi[@]}" -n 4 "$exe" -restart auto -output_dir cell_np4 -steps $((step0 + steps)) -output_every 1 -checkpoint_keep 1 \
+"${mpi[@]}" -n 4 "$exe" -restart auto -output_dir cell_np4 -steps $((step0 + steps)) -strain_end 0 -output_every 1 -checkpoint_keep 1 \
   -log_view >cell_np4.log
 python3 - cell_np4.log <<'PY'
 import re, sys
