@@ -53,19 +53,30 @@ static void put_attribute(FILE *f, int ind, const char *name, const char *type, 
   fprintf(f, "%*s</Attribute>\n", ind, "");
 }
 
+/* The opening of a grid: its topology (n_elements elements of
+ * nodes_per_element nodes, connectivity from the dataset conn of dimensions
+ * conn_dims) and its XYZ geometry (the dataset points of dimensions
+ * point_dims). The caller adds attributes and closes the grid. */
+static void open_grid(FILE *f, int ind, const char *h5, const char *name, const char *topology, const char *n_elements,
+                      int nodes_per_element, const char *conn_dims, const char *conn, const char *point_dims,
+                      const char *points)
+{
+  fprintf(f, "%*s<Grid Name=\"%s\" GridType=\"Uniform\">\n", ind, "", name);
+  fprintf(f, "%*s<Topology TopologyType=\"%s\" NumberOfElements=\"%s\" NodesPerElement=\"%d\">\n", ind + 2, "",
+          topology, n_elements, nodes_per_element);
+  put_item(f, ind + 4, conn_dims, "Int", 8, h5, conn);
+  fprintf(f, "%*s</Topology>\n", ind + 2, "");
+  fprintf(f, "%*s<Geometry GeometryType=\"XYZ\">\n", ind + 2, "");
+  put_item(f, ind + 4, point_dims, "Float", 8, h5, points);
+  fprintf(f, "%*s</Geometry>\n", ind + 2, "");
+}
+
 static void put_particles(FILE *f, int ind, const char *h5, int64_t n)
 {
   char n1[32], n3[48];
   snprintf(n1, sizeof(n1), "%" PRId64, n);
   snprintf(n3, sizeof(n3), "%" PRId64 " 3", n);
-  fprintf(f, "%*s<Grid Name=\"particles\" GridType=\"Uniform\">\n", ind, "");
-  fprintf(f, "%*s<Topology TopologyType=\"Polyvertex\" NumberOfElements=\"%s\" NodesPerElement=\"1\">\n", ind + 2, "",
-          n1);
-  put_item(f, ind + 4, n1, "Int", 8, h5, "/bodies/connectivity");
-  fprintf(f, "%*s</Topology>\n", ind + 2, "");
-  fprintf(f, "%*s<Geometry GeometryType=\"XYZ\">\n", ind + 2, "");
-  put_item(f, ind + 4, n3, "Float", 8, h5, "/bodies/position");
-  fprintf(f, "%*s</Geometry>\n", ind + 2, "");
+  open_grid(f, ind, h5, "particles", "Polyvertex", n1, 1, n1, "/bodies/connectivity", n3, "/bodies/position");
   put_attribute(f, ind + 2, "radius", "Scalar", "Node", n1, "Float", 8, h5, "/bodies/radius");
   put_attribute(f, ind + 2, "velocity", "Vector", "Node", n3, "Float", 8, h5, "/bodies/velocity");
   put_attribute(f, ind + 2, "angular_velocity", "Vector", "Node", n3, "Float", 8, h5, "/bodies/angular_velocity");
@@ -84,14 +95,7 @@ static void put_contacts(FILE *f, int ind, const char *h5, int64_t n)
   snprintf(n2, sizeof(n2), "%" PRId64 " 2", n);
   snprintf(n3, sizeof(n3), "%" PRId64 " 3", n);
   snprintf(e3, sizeof(e3), "%" PRId64 " 3", 2 * n);
-  fprintf(f, "%*s<Grid Name=\"contacts\" GridType=\"Uniform\">\n", ind, "");
-  fprintf(f, "%*s<Topology TopologyType=\"Polyline\" NumberOfElements=\"%s\" NodesPerElement=\"2\">\n", ind + 2, "",
-          n1);
-  put_item(f, ind + 4, n2, "Int", 8, h5, "/contacts/connectivity");
-  fprintf(f, "%*s</Topology>\n", ind + 2, "");
-  fprintf(f, "%*s<Geometry GeometryType=\"XYZ\">\n", ind + 2, "");
-  put_item(f, ind + 4, e3, "Float", 8, h5, "/contacts/endpoints");
-  fprintf(f, "%*s</Geometry>\n", ind + 2, "");
+  open_grid(f, ind, h5, "contacts", "Polyline", n1, 2, n2, "/contacts/connectivity", e3, "/contacts/endpoints");
   put_attribute(f, ind + 2, "normal_force", "Scalar", "Cell", n1, "Float", 8, h5, "/contacts/normal_force");
   put_attribute(f, ind + 2, "tangential_force", "Scalar", "Cell", n1, "Float", 8, h5, "/contacts/tangential_force");
   put_attribute(f, ind + 2, "normal", "Vector", "Cell", n3, "Float", 8, h5, "/contacts/normal");
@@ -102,17 +106,11 @@ static void put_contacts(FILE *f, int ind, const char *h5, int64_t n)
 static void put_box(FILE *f, int ind, const char *h5, int dim)
 {
   int n_vertices = 1 << dim, n_edges = dim * (n_vertices / 2);
-  char e2[32], v3[32];
+  char e1[16], e2[32], v3[32];
+  snprintf(e1, sizeof(e1), "%d", n_edges);
   snprintf(e2, sizeof(e2), "%d 2", n_edges);
   snprintf(v3, sizeof(v3), "%d 3", n_vertices);
-  fprintf(f, "%*s<Grid Name=\"box\" GridType=\"Uniform\">\n", ind, "");
-  fprintf(f, "%*s<Topology TopologyType=\"Polyline\" NumberOfElements=\"%d\" NodesPerElement=\"2\">\n", ind + 2, "",
-          n_edges);
-  put_item(f, ind + 4, e2, "Int", 8, h5, "/box/edges");
-  fprintf(f, "%*s</Topology>\n", ind + 2, "");
-  fprintf(f, "%*s<Geometry GeometryType=\"XYZ\">\n", ind + 2, "");
-  put_item(f, ind + 4, v3, "Float", 8, h5, "/box/vertices");
-  fprintf(f, "%*s</Geometry>\n", ind + 2, "");
+  open_grid(f, ind, h5, "box", "Polyline", e1, 2, e2, "/box/edges", v3, "/box/vertices");
   fprintf(f, "%*s</Grid>\n", ind, "");
 }
 
