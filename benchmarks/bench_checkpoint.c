@@ -49,7 +49,7 @@ static moreau_err make_scene(MPI_Comm comm, int64_t n, moreau_sim **simp)
   moreau_sim *sim;
   moreau_gen_params gen;
   double side = ceil(sqrt((double)n)) * 1.0 * (1.0 + MOREAU_GEN_LATTICE_GAP), g[3] = {0, -9.81, 0};
-  moreau_pair_law law = {0.5, 0, 0};
+  moreau_pair_law law = {.mu = 0.5, .e_n = 0, .e_t = 0};
   memset(&gen, 0, sizeof(gen));
   gen.type = MOREAU_GEN_LATTICE;
   gen.n = n;

@@ -215,7 +215,7 @@ static moreau_err freeze(bench_problem *prob)
 moreau_err bench_problem_create(MPI_Comm comm, const bench_params *p, bench_problem *prob)
 {
   moreau_sim *sim;
-  moreau_pair_law law = {p->mu, 0.0, 0.0};
+  moreau_pair_law law = {.mu = p->mu, .e_n = 0.0, .e_t = 0.0};
   moreau_gen_params gen = {.type = MOREAU_GEN_LATTICE,
                            .n = p->n,
                            .radius = MEAN_RADIUS,

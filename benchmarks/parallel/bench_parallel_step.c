@@ -94,7 +94,7 @@ static moreau_err setup_scene(MPI_Comm comm, const bench_config *cfg, moreau_sim
   MOREAU_CALL(moreau_sim_create(comm, (int)dim, simp));
   sim = *simp;
   MOREAU_CALL(moreau_sim_set_from_options(sim));
-  MOREAU_CALL(moreau_materials_from_options(&materials));
+  MOREAU_CALL(moreau_materials_from_options(moreau_law_default(), &materials));
   MOREAU_CALL(moreau_sim_set_materials(sim, materials));
   if (particles[0]) {
     MOREAU_CALL(moreau_read_particles(particles, moreau_sim_bodies(sim), moreau_sim_materials(sim)));

@@ -1,6 +1,8 @@
 #ifndef MOREAU_LAW_H
 #define MOREAU_LAW_H
 
+#include "moreau/error.h"
+
 /* The public API: exported from libmoreau, which hides everything else. */
 #pragma GCC visibility push(default)
 
@@ -11,7 +13,8 @@
  * kernel chosen when the solver is created (src/law/law_kernel.h). */
 typedef struct moreau_law_kernel moreau_law;
 
-/* The law called name ("signorini_coulomb"), or NULL. */
+/* The law called name ("signorini_coulomb", "cohesive", "static_dynamic",
+ * "rolling"), or NULL. */
 const moreau_law *moreau_law_find(const char *name);
 /* Signorini + exact Coulomb friction with Moreau's restitution (seed 000
  * eqs 32-35 in 2D, seed 001 eq 1.30 in 3D): the default law. */
@@ -19,6 +22,8 @@ const moreau_law *moreau_law_default(void);
 const char *moreau_law_name(const moreau_law *law);
 /* Doubles of warm-start state per contact besides the force. */
 int moreau_law_state_width(const moreau_law *law);
+/* The law named by -law. */
+MOREAU_MUST_CHECK moreau_err moreau_law_from_options(const moreau_law **law);
 
 #pragma GCC visibility pop
 

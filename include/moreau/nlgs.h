@@ -52,6 +52,8 @@ typedef struct {
 /* Not collective. comm is stored (the convergence test is a reduction over
  * it). The sweep kernel of the law for dimension dim is chosen here. */
 MOREAU_MUST_CHECK moreau_err moreau_nlgs_create(MPI_Comm comm, int dim, const moreau_law *law, moreau_nlgs **nlgs);
+/* Replaces the law (its kernel and record size), between solves. */
+void moreau_nlgs_set_law(moreau_nlgs *s, const moreau_law *law);
 MOREAU_MUST_CHECK moreau_err moreau_nlgs_destroy(moreau_nlgs **nlgs);
 /* Reads -nlgs_tol, -nlgs_norm, -nlgs_min_it, -nlgs_max_it, -nlgs_check_every, -seed. */
 MOREAU_MUST_CHECK moreau_err moreau_nlgs_set_from_options(moreau_nlgs *nlgs);

@@ -45,6 +45,11 @@ typedef struct {
  * caller's. Collective over comm because of the duplication. */
 MOREAU_MUST_CHECK moreau_err moreau_sim_create(MPI_Comm comm, int dim, moreau_sim **sim);
 MOREAU_MUST_CHECK moreau_err moreau_sim_destroy(moreau_sim **sim);
+/* Not collective. Chooses the contact law (before setup and before any
+ * history is put in). A cohesive law with a range raises the alert distance
+ * to the largest range at setup. */
+MOREAU_MUST_CHECK moreau_err moreau_sim_set_law(moreau_sim *sim, const moreau_law *law);
+const moreau_law *moreau_sim_law(const moreau_sim *sim);
 /* Reads -dt, -gravity, -alert and the solver and partition options. */
 MOREAU_MUST_CHECK moreau_err moreau_sim_set_from_options(moreau_sim *sim);
 

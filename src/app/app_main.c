@@ -77,6 +77,7 @@ static moreau_err setup(MPI_Comm comm, app_config *cfg, moreau_sim **simp)
 {
   moreau_sim *sim;
   moreau_materials *materials;
+  const moreau_law *law;
   moreau_gen_params gen;
   moreau_err err;
   const double *box_default = NULL;
@@ -85,7 +86,9 @@ static moreau_err setup(MPI_Comm comm, app_config *cfg, moreau_sim **simp)
   MOREAU_CALL(moreau_sim_create(comm, cfg->dim, simp));
   sim = *simp;
   MOREAU_CALL(moreau_sim_set_from_options(sim));
-  MOREAU_CALL(moreau_materials_from_options(&materials));
+  MOREAU_CALL(moreau_law_from_options(&law));
+  MOREAU_CALL(moreau_sim_set_law(sim, law));
+  MOREAU_CALL(moreau_materials_from_options(law, &materials));
   MOREAU_CALL(moreau_sim_set_materials(sim, materials));
   /* A restart reads the same options as its first run did (so that they are
    * checked alike), but its bodies come from the checkpoint. */

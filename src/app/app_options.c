@@ -73,6 +73,21 @@ const moreau_option_spec moreau_material_options[] = {
     {"-e_n", "<real>", "0", "normal restitution of every pair (Moreau's mean velocity)"},
     {"-e_t", "<real>", "0", "tangential restitution of every pair"},
     {"-pair_law", "<i,j,mu,e_n,e_t,...>", "", "laws of particular material pairs, five numbers each"},
+    {"-law", "<signorini_coulomb|cohesive|static_dynamic|rolling>", "signorini_coulomb",
+     "contact law: Signorini + exact Coulomb; with cohesion; with static and dynamic friction; with rolling and "
+     "torsion friction"},
+    {"-cohesion", "<real>", "",
+     "cohesive: largest tensile force f_c of a bond, every pair (friction threshold mu (f_n + f_c))"},
+    {"-cohesion_range", "<real>", "",
+     "cohesive: range d_c of a bond (binding energy f_c d_c); 0: the threshold law, a bond breaks when it opens"},
+    {"-pair_cohesion", "<i,j,f_c,d_c,...>", "",
+     "cohesive: f_c and d_c of particular material pairs, four numbers each"},
+    {"-mu_s", "<real>", "", "static_dynamic: static friction coefficient (>= -mu, the dynamic one), every pair"},
+    {"-pair_static", "<i,j,mu_s,...>", "", "static_dynamic: mu_s of particular material pairs, three numbers each"},
+    {"-mu_roll", "<real>", "", "rolling: rolling torque at most mu_roll r* f_n, r* the reduced radius, every pair"},
+    {"-mu_torsion", "<real>", "", "rolling: torsion torque (3D) at most mu_torsion r* f_n, every pair"},
+    {"-pair_rolling", "<i,j,mu_roll,mu_torsion,...>", "",
+     "rolling: mu_roll and mu_torsion of particular material pairs, four numbers each"},
     {NULL, NULL, NULL, NULL}};
 
 moreau_err moreau_app_register_options(void)

@@ -1,9 +1,11 @@
 #include <string.h>
 
 #include "law_kernel.h"
+#include "moreau/options.h"
 
 /* Every law moreau knows, by name. */
-static const moreau_law *const laws[] = {&moreau_law_signorini_coulomb, NULL};
+static const moreau_law *const laws[] = {&moreau_law_signorini_coulomb, &moreau_law_cohesive,
+                                         &moreau_law_static_dynamic, &moreau_law_rolling, NULL};
 
 const moreau_law *moreau_law_find(const char *name)
 {
@@ -17,3 +19,13 @@ const moreau_law *moreau_law_default(void) { return &moreau_law_signorini_coulom
 const char *moreau_law_name(const moreau_law *law) { return law->name; }
 
 int moreau_law_state_width(const moreau_law *law) { return law->state_width; }
+
+moreau_err moreau_law_from_options(const moreau_law **law)
+{
+  static const char *const names[] = {"signorini_coulomb", "cohesive", "static_dynamic", "rolling", NULL};
+  int i;
+  MOREAU_CALL(moreau_option_enum("-law", names, &i));
+  *law = moreau_law_find(names[i]);
+  MOREAU_CHECK(*law, MOREAU_ERR_INTERNAL, "law %s is not registered", names[i]);
+  return MOREAU_SUCCESS;
+}

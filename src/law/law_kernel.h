@@ -42,6 +42,16 @@ typedef struct {
   double p[3];
 } moreau_row3d;
 
+/* Signorini on Moreau's mean velocity (seed 000 eq 7): a closed contact (or
+ * one that closes within the step) must leave with u+ = -e_n u-; an open one
+ * may approach until its gap closes at the end of the step (g_pos of seed
+ * 001, with the midpoint positions r(t+dt) = r_m + dt/2 U+). */
+static inline double moreau_normal_target(double gap, double un_minus, double e_n, double dt)
+{
+  double closing = gap > 0.0 ? -2.0 * gap / dt : 0.0;
+  return un_minus < closing ? -e_n * un_minus : closing;
+}
+
 /* Adds the impulse change (dn, dt) to both sides' velocities of a 2D row. */
 static inline void moreau_row2d_apply(moreau_row2d *r, double dn, double dt)
 {
@@ -92,45 +102,51 @@ static inline void moreau_sweep_add(moreau_sweep_sums *s, double adp, double ap,
   }
 }
 
-/* What one sweep works on: the rows (moreau_row2d or moreau_row3d) in the
- * order given, and, for laws with per-contact state, the state of the
- * contact of row r at state + state_width * row_contact[r] (updated in
- * place). */
+/* What one sweep works on: the rows (the law's record type) in the order
+ * given. */
 typedef struct {
   void *rows;
   const moreau_lid *order;
   moreau_lid n;
   int max_ratio; /* whether to track the largest ratio (-nlgs_norm max) */
-  const moreau_lid *row_contact;
-  double *state;
-  int state_width;
 } moreau_law_sweep_args;
 
-/* The law's part of a row: targets and thresholds from the pair parameters,
- * the gap at detection, the relative velocity (n, t, s) at the start of the
- * step, dt, and the contact's state (NULL when the law has none).
- * A law reads the sweep's relative velocity u only through target - u: the
- * row builder then lowers the targets by the velocity b's image has on top
- * of b's own (periodic images of a sheared or deforming cell), so that the
- * sweep reads b's own velocity. */
-typedef void (*moreau_law_setup2d_fn)(moreau_row2d *r, const moreau_pair_law *pair, double gap, const double *u_minus,
-                                      double dt, const double *state);
-typedef void (*moreau_law_setup3d_fn)(moreau_row3d *r, const moreau_pair_law *pair, double gap, const double *u_minus,
-                                      double dt, const double *state);
+/* What a law's setup reads besides the pair parameters: the gap at
+ * detection, the relative velocity (n, t, s) at the start of the step, dt,
+ * the reduced radius r* of the pair (a body's own radius against a wall;
+ * seed 001 eq 1.42), and the contact's state (NULL when the law has none,
+ * else the law may keep the pointer in its row and update the state from the
+ * sweep). */
+typedef struct {
+  double gap;
+  const double *u_minus;
+  double dt;
+  double r_eff;
+  double *state;
+} moreau_law_contact;
+
+/* The law's part of a row: targets and thresholds from the pair parameters
+ * and the contact. A law reads the sweep's relative velocity u only through
+ * target - u: the row builder then lowers the targets by the velocity b's
+ * image has on top of b's own (periodic images of a sheared or deforming
+ * cell), so that the sweep reads b's own velocity. A law whose row is larger
+ * than the common record (row_size2d/3d) starts its own record type with
+ * the common one and fills the rest here; the warm-start impulses of its own
+ * unknowns (e.g. a contact torque) it applies here too, as the builder
+ * applies the force's after setup. */
+typedef void (*moreau_law_setup2d_fn)(moreau_row2d *r, const moreau_pair_law *pair, const moreau_law_contact *c);
+typedef void (*moreau_law_setup3d_fn)(moreau_row3d *r, const moreau_pair_law *pair, const moreau_law_contact *c);
 typedef void (*moreau_law_sweep_fn)(const moreau_law_sweep_args *a, moreau_sweep_sums *sums);
 
 struct moreau_law_kernel {
   const char *name;
-  int state_width; /* doubles of warm-start state per contact besides the force */
+  int state_width;               /* doubles of warm-start state per contact besides the force */
+  size_t row_size2d, row_size3d; /* bytes of the law's record: sizeof(moreau_row2d/3d) or of its own type */
   moreau_law_setup2d_fn setup2d;
   moreau_law_setup3d_fn setup3d;
   moreau_law_sweep_fn sweep2d, sweep3d;
 };
 
-/* Defines the sweep loop `name` of a law over rows of row_type with the
- * local solve `solve(row, max_ratio, sums)` (a static inline function of the
- * law's file), instantiated twice so that the max_ratio test is hoisted out
- * of the loop. */
 #define MOREAU_LAW_SWEEP(name, row_type, solve)                                                                        \
   static void name(const moreau_law_sweep_args *a, moreau_sweep_sums *sums)                                            \
   {                                                                                                                    \
@@ -146,6 +162,7 @@ struct moreau_law_kernel {
   }
 
 /* The laws (one file each). */
-extern const struct moreau_law_kernel moreau_law_signorini_coulomb;
+extern const struct moreau_law_kernel moreau_law_signorini_coulomb, moreau_law_cohesive, moreau_law_static_dynamic,
+    moreau_law_rolling;
 
 #endif

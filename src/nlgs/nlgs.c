@@ -22,9 +22,8 @@ moreau_err moreau_nlgs_create(MPI_Comm comm, int dim, const moreau_law *law, mor
   MOREAU_CALL(moreau_calloc(1, sizeof(*s), &s));
   s->comm = comm;
   s->dim = dim;
-  s->law = law;
   s->ops = dim == 2 ? &nlgs_ops2d : &nlgs_ops3d;
-  s->sweep = dim == 2 ? law->sweep2d : law->sweep3d;
+  moreau_nlgs_set_law(s, law);
   MOREAU_MPI_CALL(MPI_Comm_rank(comm, &s->rank));
   MOREAU_MPI_CALL(MPI_Comm_size(comm, &s->size));
   s->tol = 1e-4;
@@ -36,6 +35,15 @@ moreau_err moreau_nlgs_create(MPI_Comm comm, int dim, const moreau_law *law, mor
   moreau_nlgs_set_seed(s, 0);
   *nlgs = s;
   return MOREAU_SUCCESS;
+}
+
+void moreau_nlgs_set_law(moreau_nlgs *s, const moreau_law *law)
+{
+  s->law = law;
+  s->sweep = s->dim == 2 ? law->sweep2d : law->sweep3d;
+  s->row_size = s->dim == 2 ? law->row_size2d : law->row_size3d;
+  moreau_free(&s->rows); /* reallocated at the new record size by the next solve */
+  s->row_cap = 0;
 }
 
 moreau_err moreau_nlgs_destroy(moreau_nlgs **nlgs)
@@ -112,7 +120,7 @@ static moreau_err reserve(moreau_nlgs *s, moreau_lid nrows, moreau_lid nbodies, 
   if (nrows > s->row_cap || !s->rows) {
     moreau_lid cap = nrows + nrows / 2 + 64;
     moreau_free(&s->rows);
-    MOREAU_CALL(moreau_malloc((size_t)cap * s->ops->row_size, &s->rows));
+    MOREAU_CALL(moreau_malloc((size_t)cap * s->row_size, &s->rows));
     MOREAU_CALL(moreau_realloc((size_t)cap * sizeof(moreau_lid), &s->row_contact));
     MOREAU_CALL(moreau_realloc((size_t)cap * sizeof(moreau_lid), &s->order));
     s->row_cap = cap;
@@ -206,7 +214,7 @@ moreau_err moreau_nlgs_solve(moreau_nlgs *s, const moreau_nlgs_problem *prob, mo
   MOREAU_CALL(share_counts(s, prob));
   nrows = s->ops->build(s, prob);
   MOREAU_ASSERT(nrows >= 0 && nrows <= c->n);
-  s->ops->apply(s->rows, nrows);
+  s->ops->apply(s, nrows);
   MOREAU_CALL(moreau_part_interface_average(prob->part, prob->bodies, prob->walls));
   MOREAU_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, &nglobal, 1, MPI_INT64_T, MPI_SUM, s->comm));
 
@@ -216,9 +224,6 @@ moreau_err moreau_nlgs_solve(moreau_nlgs *s, const moreau_nlgs_problem *prob, mo
   args.order = s->order;
   args.n = nrows;
   args.max_ratio = s->norm == MOREAU_NLGS_NORM_MAX;
-  args.row_contact = s->row_contact;
-  args.state = c->state;
-  args.state_width = c->state_width;
   memset(res, 0, sizeof(*res));
   MOREAU_MPI_CALL(MPI_Op_create(reduce_sums, 1, &op));
   for (int it = 1; nglobal > 0 && it <= s->max_it; it++) {
@@ -249,7 +254,7 @@ moreau_err moreau_nlgs_solve(moreau_nlgs *s, const moreau_nlgs_problem *prob, mo
   if (nglobal == 0) res->converged = 1;
 
   if (c->n) memset(c->force, 0, 3 * (size_t)c->n * sizeof(double));
-  s->ops->store(s->rows, s->row_contact, nrows, prob->dt, c);
+  s->ops->store(s, nrows, prob->dt, c);
   res->seconds = MPI_Wtime() - t0;
   return MOREAU_SUCCESS;
 }

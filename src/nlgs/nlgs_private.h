@@ -6,15 +6,14 @@
 #include "moreau/rng.h"
 
 /* What differs between 2D and 3D in a solve, chosen once at create time so
- * that the solve itself has no dimension tests: the record type, how records
+ * that the solve itself has no dimension tests: how records
  * are built from the contacts (with the law's setup), how the warm-start
  * impulses are applied, and how the impulses go back to contact forces. */
 typedef struct {
-  size_t row_size;
   /* Fills the records of the contacts that carry force; returns how many. */
   moreau_lid (*build)(moreau_nlgs *s, const moreau_nlgs_problem *prob);
-  void (*apply)(void *rows, moreau_lid n);
-  void (*store)(const void *rows, const moreau_lid *row_contact, moreau_lid n, double dt, moreau_contacts *c);
+  void (*apply)(const moreau_nlgs *s, moreau_lid n);
+  void (*store)(const moreau_nlgs *s, moreau_lid n, double dt, moreau_contacts *c);
 } nlgs_dim_ops;
 
 struct moreau_nlgs {
@@ -30,6 +29,7 @@ struct moreau_nlgs {
   const moreau_law *law;
   const nlgs_dim_ops *ops;
   moreau_law_sweep_fn sweep;
+  size_t row_size; /* bytes of the law's record in this dimension */
 
   moreau_lid row_cap, body_cap;
   void *rows;
@@ -42,6 +42,9 @@ struct moreau_nlgs {
   char *wall_touched;  /* per wall: whether this rank's contacts touch it */
   double zero_spin[3]; /* spin of a wall: never changes since its inverse inertia is 0 */
 };
+
+/* Record i of the rows (the law's record size is the stride). */
+static inline void *nlgs_row(const moreau_nlgs *s, moreau_lid i) { return (char *)s->rows + (size_t)i * s->row_size; }
 
 /* rows2d.c, rows3d.c */
 extern const nlgs_dim_ops nlgs_ops2d, nlgs_ops3d;

@@ -7,14 +7,14 @@ static moreau_lid build2d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
   moreau_bodies *b = prob->bodies;
   moreau_walls *w = prob->walls;
   const moreau_contacts *c = prob->contacts;
-  moreau_row2d *rows = s->rows;
   moreau_lid nrows = 0;
   for (moreau_lid k = 0; k < c->n; k++) {
-    moreau_row2d *r = &rows[nrows];
+    moreau_row2d *r = nlgs_row(s, nrows);
     moreau_lid ia = c->a[k], ib = c->b[k];
     const double *n = &c->normal[3 * k], *ca = &c->ca[3 * k], *cb = &c->cb[3 * k];
     const double tx = -n[1], ty = n[0];
     int mat_b;
+    double r_eff = b->radius[ia];
     r->va = &b->v[3 * ia];
     r->wa = &b->w[3 * ia + 2];
     r->ima = b->inv_mass[ia] * s->mult[ia];
@@ -31,6 +31,7 @@ static moreau_lid build2d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
       r->rb_n = -cb[1] * n[0] + cb[0] * n[1];
       r->rb_t = -cb[1] * tx + cb[0] * ty;
       mat_b = b->material[ib];
+      r_eff = b->radius[ia] * b->radius[ib] / (b->radius[ia] + b->radius[ib]);
     } else {
       int iw = -(ib + 1);
       r->vb = &w->velocity[3 * iw];
@@ -49,8 +50,9 @@ static moreau_lid build2d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     r->inv_det = 1.0 / det;
 
     const moreau_pair_law *pair = moreau_materials_pair(prob->materials, b->material[ia], mat_b);
-    s->law->setup2d(r, pair, c->gap[k], &prob->u_minus[3 * k], prob->dt,
-                    c->state_width ? &c->state[(size_t)c->state_width * k] : NULL);
+    moreau_law_contact lc = {c->gap[k], &prob->u_minus[3 * k], prob->dt, r_eff,
+                             c->state_width ? &c->state[(size_t)c->state_width * k] : NULL};
+    s->law->setup2d(r, pair, &lc);
     /* The sweep reads b's own velocity; its image moves faster by vshift
      * (Lees-Edwards), which lowers what b's own velocity must reach. */
     const double *vs = &c->vshift[3 * k];
@@ -64,21 +66,22 @@ static moreau_lid build2d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
   return nrows;
 }
 
-static void apply2d(void *rows, moreau_lid n)
+static void apply2d(const moreau_nlgs *s, moreau_lid n)
 {
-  moreau_row2d *r = rows;
-  for (moreau_lid k = 0; k < n; k++)
-    moreau_row2d_apply(&r[k], r[k].pn, r[k].pt);
-}
-
-static void store2d(const void *rows, const moreau_lid *row_contact, moreau_lid n, double dt, moreau_contacts *c)
-{
-  const moreau_row2d *r = rows;
-  for (moreau_lid i = 0; i < n; i++) {
-    moreau_lid k = row_contact[i];
-    c->force[3 * k] = r[i].pn / dt;
-    c->force[3 * k + 1] = r[i].pt / dt;
+  for (moreau_lid k = 0; k < n; k++) {
+    moreau_row2d *r = nlgs_row(s, k);
+    moreau_row2d_apply(r, r->pn, r->pt);
   }
 }
 
-const nlgs_dim_ops nlgs_ops2d = {sizeof(moreau_row2d), build2d, apply2d, store2d};
+static void store2d(const moreau_nlgs *s, moreau_lid n, double dt, moreau_contacts *c)
+{
+  for (moreau_lid i = 0; i < n; i++) {
+    const moreau_row2d *r = nlgs_row(s, i);
+    moreau_lid k = s->row_contact[i];
+    c->force[3 * k] = r->pn / dt;
+    c->force[3 * k + 1] = r->pt / dt;
+  }
+}
+
+const nlgs_dim_ops nlgs_ops2d = {build2d, apply2d, store2d};

@@ -34,13 +34,13 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
   moreau_bodies *b = prob->bodies;
   moreau_walls *w = prob->walls;
   const moreau_contacts *c = prob->contacts;
-  moreau_row3d *rows = s->rows;
   moreau_lid nrows = 0;
   for (moreau_lid k = 0; k < c->n; k++) {
-    moreau_row3d *r = &rows[nrows];
+    moreau_row3d *r = nlgs_row(s, nrows);
     moreau_lid ia = c->a[k], ib = c->b[k];
     const double *e[3] = {&c->normal[3 * k], &c->tangent[3 * k], &c->binormal[3 * k]};
     int mat_b;
+    double r_eff = b->radius[ia];
     memcpy(r->n, e[0], sizeof(r->n));
     memcpy(r->t, e[1], sizeof(r->t));
     memcpy(r->s, e[2], sizeof(r->s));
@@ -58,6 +58,7 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
       for (int i = 0; i < 3; i++)
         cross(&c->cb[3 * k], e[i], &r->cb_x[3 * i]);
       mat_b = b->material[ib];
+      r_eff = b->radius[ia] * b->radius[ib] / (b->radius[ia] + b->radius[ib]);
     } else {
       int iw = -(ib + 1);
       r->vb = &w->velocity[3 * iw];
@@ -79,8 +80,9 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     if (!(invert_sym3(r->W, r->Winv) > 0.0)) continue;
 
     const moreau_pair_law *pair = moreau_materials_pair(prob->materials, b->material[ia], mat_b);
-    s->law->setup3d(r, pair, c->gap[k], &prob->u_minus[3 * k], prob->dt,
-                    c->state_width ? &c->state[(size_t)c->state_width * k] : NULL);
+    moreau_law_contact lc = {c->gap[k], &prob->u_minus[3 * k], prob->dt, r_eff,
+                             c->state_width ? &c->state[(size_t)c->state_width * k] : NULL};
+    s->law->setup3d(r, pair, &lc);
     /* The sweep reads b's own velocity; its image moves faster by vshift
      * (Lees-Edwards), which lowers what b's own velocity must reach. */
     const double *vs = &c->vshift[3 * k];
@@ -95,19 +97,21 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
   return nrows;
 }
 
-static void apply3d(void *rows, moreau_lid n)
+static void apply3d(const moreau_nlgs *s, moreau_lid n)
 {
-  moreau_row3d *r = rows;
-  for (moreau_lid k = 0; k < n; k++)
-    moreau_row3d_apply(&r[k], r[k].p);
+  for (moreau_lid k = 0; k < n; k++) {
+    moreau_row3d *r = nlgs_row(s, k);
+    moreau_row3d_apply(r, r->p);
+  }
 }
 
-static void store3d(const void *rows, const moreau_lid *row_contact, moreau_lid n, double dt, moreau_contacts *c)
+static void store3d(const moreau_nlgs *s, moreau_lid n, double dt, moreau_contacts *c)
 {
-  const moreau_row3d *r = rows;
-  for (moreau_lid i = 0; i < n; i++)
+  for (moreau_lid i = 0; i < n; i++) {
+    const moreau_row3d *r = nlgs_row(s, i);
     for (int d = 0; d < 3; d++)
-      c->force[3 * row_contact[i] + d] = r[i].p[d] / dt;
+      c->force[3 * s->row_contact[i] + d] = r->p[d] / dt;
+  }
 }
 
-const nlgs_dim_ops nlgs_ops3d = {sizeof(moreau_row3d), build3d, apply3d, store3d};
+const nlgs_dim_ops nlgs_ops3d = {build3d, apply3d, store3d};

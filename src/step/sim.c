@@ -15,7 +15,7 @@ const moreau_option_spec moreau_sim_options[] = {
 
 static moreau_err create_pieces(moreau_sim *sim)
 {
-  moreau_pair_law pair = {0.5, 0.0, 0.0};
+  moreau_pair_law pair = {.mu = 0.5, .e_n = 0.0, .e_t = 0.0};
   int width = moreau_law_state_width(sim->law);
   MOREAU_CALL(moreau_domain_create(sim->dim, &sim->domain));
   MOREAU_CALL(moreau_bodies_create(sim->comm, sim->dim, &sim->bodies));
@@ -51,6 +51,20 @@ moreau_err moreau_sim_create(MPI_Comm comm, int dim, moreau_sim **simp)
     moreau_err cleanup = moreau_sim_destroy(simp);
     MOREAU_CALL(err ? err : cleanup);
   }
+  return MOREAU_SUCCESS;
+}
+
+moreau_err moreau_sim_set_law(moreau_sim *sim, const moreau_law *law)
+{
+  int width = moreau_law_state_width(law);
+  MOREAU_CHECK(sim->contacts->n == 0 && sim->history->n == 0, MOREAU_ERR_INTERNAL,
+               "moreau_sim_set_law: the law is chosen before there are contacts");
+  MOREAU_CALL(moreau_contacts_destroy(&sim->contacts));
+  MOREAU_CALL(moreau_contacts_destroy(&sim->history));
+  MOREAU_CALL(moreau_contacts_create(width, &sim->contacts));
+  MOREAU_CALL(moreau_contacts_create(width, &sim->history));
+  moreau_nlgs_set_law(sim->nlgs, law);
+  sim->law = law;
   return MOREAU_SUCCESS;
 }
 
@@ -187,6 +201,10 @@ moreau_err moreau_sim_setup(moreau_sim *sim, double overlap_tol)
   MOREAU_MPI_CALL(MPI_Allreduce(&rmax, &sim->rmax, 1, MPI_DOUBLE, MPI_MAX, sim->comm));
   MOREAU_CALL(moreau_error_agree(sim->comm, check_extent(sim)));
   if (!(sim->alert > 0)) sim->alert = 0.1 * sim->rmax;
+  /* A stretched cohesive bond acts up to its range: detection must see it. */
+  if (!strcmp(moreau_law_name(sim->law), "cohesive"))
+    for (int i = 0; i < sim->materials->n * sim->materials->n; i++)
+      sim->alert = fmax(sim->alert, sim->materials->pair[i].d_c);
   /* One image of a pair within reach: a period of at least twice the
    * largest interaction distance. */
   MOREAU_CALL(moreau_domain_check_cutoff(sim->domain, 2.0 * sim->rmax + sim->alert));

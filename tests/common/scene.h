@@ -34,7 +34,7 @@ static inline moreau_err scene_add_fixed_wall(moreau_sim *sim, double px, double
 /* Sets the single material pair law of the scene. */
 static inline moreau_err scene_set_law(moreau_sim *sim, double mu, double e_n, double e_t)
 {
-  moreau_pair_law law = {mu, e_n, e_t};
+  moreau_pair_law law = {.mu = mu, .e_n = e_n, .e_t = e_t};
   return moreau_materials_set_pair(moreau_sim_materials(sim), 0, 0, &law);
 }
 

@@ -63,7 +63,10 @@ static moreau_err read_run_options(void)
   MOREAU_CALL(read_app_options());
   MOREAU_CALL(moreau_sim_create(PETSC_COMM_WORLD, (int)dim, &sim));
   err = moreau_sim_set_from_options(sim);
-  if (!err) err = moreau_materials_from_options(&m);
+  const moreau_law *law = moreau_law_default();
+  if (!err) err = moreau_law_from_options(&law);
+  if (!err) err = moreau_sim_set_law(sim, law);
+  if (!err) err = moreau_materials_from_options(law, &m);
   if (!err) err = moreau_sim_set_materials(sim, m);
   if (!err) err = moreau_generate_params_from_options((int)dim, &gen);
   for (int k = 0; !err && k < dim; k++) {

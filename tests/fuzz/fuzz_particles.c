@@ -26,7 +26,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
  * other than 0 to find. */
 static moreau_err read_and_set_up(const char *path, int dim)
 {
-  const moreau_pair_law law = {0.5, 0.0, 0.0};
+  const moreau_pair_law law = {.mu = 0.5, .e_n = 0.0, .e_t = 0.0};
   moreau_sim *sim = NULL;
   moreau_materials *m = NULL;
   moreau_err err;

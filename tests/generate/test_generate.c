@@ -866,7 +866,7 @@ static Suite *generate_suite(void)
 
 int main(int argc, char **argv)
 {
-  moreau_pair_law law = {0.3, 0.0, 0.0};
+  moreau_pair_law law = {.mu = 0.3, .e_n = 0.0, .e_t = 0.0};
   SRunner *runner;
   int failed, any_failed;
   if (PetscInitialize(&argc, &argv, NULL, NULL)) return 1;

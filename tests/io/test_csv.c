@@ -415,7 +415,7 @@ static Suite *csv_suite(void)
 
 int main(int argc, char **argv)
 {
-  static const moreau_pair_law law = {0.5, 0, 0};
+  static const moreau_pair_law law = {.mu = 0.5, .e_n = 0, .e_t = 0};
   int status;
   MPI_Init(&argc, &argv);
   io_test_make_tmpdir(tmpdir);

@@ -848,7 +848,7 @@ static Suite *snapshot_suite(void)
 
 int main(int argc, char **argv)
 {
-  static const moreau_pair_law law = {0.5, 0, 0};
+  static const moreau_pair_law law = {.mu = 0.5, .e_n = 0, .e_t = 0};
   int status;
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);

@@ -40,7 +40,7 @@ static const moreau_law *law(void)
 
 static moreau_sweep_sums sweep2d(moreau_row2d *rows, const moreau_lid *order, moreau_lid n, int max_ratio)
 {
-  moreau_law_sweep_args a = {rows, order, n, max_ratio, NULL, NULL, 0};
+  moreau_law_sweep_args a = {rows, order, n, max_ratio};
   moreau_sweep_sums s;
   memset(&s, 0xa5, sizeof(s)); /* the sweep must set every sum */
   law()->sweep2d(&a, &s);
@@ -49,7 +49,7 @@ static moreau_sweep_sums sweep2d(moreau_row2d *rows, const moreau_lid *order, mo
 
 static moreau_sweep_sums sweep3d(moreau_row3d *rows, const moreau_lid *order, moreau_lid n, int max_ratio)
 {
-  moreau_law_sweep_args a = {rows, order, n, max_ratio, NULL, NULL, 0};
+  moreau_law_sweep_args a = {rows, order, n, max_ratio};
   moreau_sweep_sums s;
   memset(&s, 0xa5, sizeof(s));
   law()->sweep3d(&a, &s);
@@ -120,10 +120,11 @@ static void disk_on_wall(disk2d *d, double m, double rad, double angle, double v
 
 static void setup2d(disk2d *d, double mu, double e_n, double e_t, double gap, double dt)
 {
-  moreau_pair_law pair = {mu, e_n, e_t};
+  moreau_pair_law pair = {.mu = mu, .e_n = e_n, .e_t = e_t};
   double um[3] = {0, 0, 0};
   rel2d(d, &um[0], &um[1]);
-  law()->setup2d(&d->row, &pair, gap, um, dt, NULL);
+  moreau_law_contact c = {gap, um, dt, 1.0, NULL};
+  law()->setup2d(&d->row, &pair, &c);
 }
 
 static moreau_sweep_sums solve2d(disk2d *d)
@@ -471,10 +472,11 @@ static void sym_mul(const double *W, const double *x, double *y)
 
 static void setup3d(sphere3d *s, double mu, double e_n, double e_t, double gap, double dt)
 {
-  moreau_pair_law pair = {mu, e_n, e_t};
+  moreau_pair_law pair = {.mu = mu, .e_n = e_n, .e_t = e_t};
   double um[3];
   rel3d(s, um);
-  law()->setup3d(&s->row, &pair, gap, um, dt, NULL);
+  moreau_law_contact c = {gap, um, dt, 1.0, NULL};
+  law()->setup3d(&s->row, &pair, &c);
 }
 
 static moreau_sweep_sums solve3d(sphere3d *s)

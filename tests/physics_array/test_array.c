@@ -126,7 +126,8 @@ static double mode1_prediction(const array_case *c, double *acc, double *mobilis
 
 static void set_materials(moreau_sim *sim, const array_case *c)
 {
-  moreau_pair_law disk = {c->mu, 0.0, 0.0}, plane = {c->mu_plane, 0.0, 0.0}, block = {c->mu_block, 0.0, 0.0};
+  moreau_pair_law disk = {.mu = c->mu, .e_n = 0.0, .e_t = 0.0}, plane = {.mu = c->mu_plane, .e_n = 0.0, .e_t = 0.0},
+                  block = {.mu = c->mu_block, .e_n = 0.0, .e_t = 0.0};
   moreau_materials *m;
   ck_assert_int_eq(moreau_materials_create(N_MATERIALS, &disk, DENSITY, &m), MOREAU_SUCCESS);
   /* The sim takes m and destroys the table it had. */

@@ -1,0 +1,129 @@
+#ifndef MOREAU_LAW_COULOMB_H
+#define MOREAU_LAW_COULOMB_H
+
+/* The pieces of the closed-form Signorini-Coulomb local solve that the laws
+ * of src/law share (read by law files only). A local solve is: the right-hand
+ * side of the contact's 2x2 (2D) or 3x3 (3D) system from the current
+ * velocities, the unilateral-Coulomb projection of its solution, then the
+ * impulse change applied to both sides. The laws differ in what they do to
+ * the right-hand side (cohesion shifts the normal impulse) and in the
+ * coefficients of the projection (a static coefficient for the sticking
+ * test). */
+
+#include <math.h>
+
+#include "law_kernel.h"
+
+/* rn, rt such that W (pn, pt) = (rn, rt) makes the relative velocity reach
+ * the targets, with the current velocities and impulses of the row. */
+static inline void moreau_row2d_rhs(const moreau_row2d *r, double *rn, double *rt)
+{
+  const double nx = r->nx, ny = r->ny, tx = -ny, ty = nx;
+  const double dvx = r->vb[0] - r->va[0], dvy = r->vb[1] - r->va[1];
+  const double wa = *r->wa, wb = *r->wb;
+  const double un = nx * dvx + ny * dvy + wb * r->rb_n - wa * r->ra_n;
+  const double ut = tx * dvx + ty * dvy + wb * r->rb_t - wa * r->ra_t;
+  *rn = r->un_target - un + r->Wnn * r->pn + r->Wnt * r->pt;
+  *rt = r->ut_target - ut + r->Wnt * r->pn + r->Wtt * r->pt;
+}
+
+/* The unilateral-Coulomb solution of W p = (rn, rt) (seed 000 eqs 32-35):
+ * the sticking solution if it presses and lies within mu_stick p_n; open if
+ * it pulls; else sliding with p_t = +-mu_slide p_n, the normal impulse
+ * re-solved with that tangential impulse so that W_nt != 0 (non-central
+ * contacts) stays exact. Returns whether the contact slides. */
+static inline int moreau_coulomb2d(const moreau_row2d *r, double rn, double rt, double mu_stick, double mu_slide,
+                                   double *pn_out, double *pt_out)
+{
+  double pn = (r->Wtt * rn - r->Wnt * rt) * r->inv_det;
+  double pt = (r->Wnn * rt - r->Wnt * rn) * r->inv_det;
+  int sliding = 0;
+  if (pn <= 0.0) {
+    pn = 0.0;
+    pt = 0.0;
+  } else if (fabs(pt) > mu_stick * pn) {
+    const double sgn = pt > 0.0 ? mu_slide : -mu_slide;
+    pn = rn / (r->Wnn + sgn * r->Wnt);
+    if (pn <= 0.0) pn = 0.0;
+    pt = sgn * pn;
+    sliding = pn > 0.0;
+  }
+  *pn_out = pn;
+  *pt_out = pt;
+  return sliding;
+}
+
+/* Sets the row's impulses to (pn, pt), applies the change to both sides and
+ * adds it to the sweep's sums. */
+static inline void moreau_row2d_update(moreau_row2d *r, double pn, double pt, int max_ratio, moreau_sweep_sums *s)
+{
+  const double dn = pn - r->pn, dt = pt - r->pt;
+  r->pn = pn;
+  r->pt = pt;
+  moreau_row2d_apply(r, dn, dt);
+  moreau_sweep_add(s, fabs(dn) + fabs(dt), fabs(pn) + fabs(pt), dn * dn + dt * dt, pn * pn + pt * pt, max_ratio);
+}
+
+static inline double moreau_dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+/* The 3D right-hand side: W p = rhs makes the relative velocity reach the
+ * targets. */
+static inline void moreau_row3d_rhs(const moreau_row3d *r, double *rhs)
+{
+  double dv[3], u[3];
+  const double *W = r->W;
+  for (int k = 0; k < 3; k++)
+    dv[k] = r->vb[k] - r->va[k];
+  u[0] = moreau_dot3(r->n, dv) + moreau_dot3(r->wb, r->cb_x) - moreau_dot3(r->wa, r->ca_x);
+  u[1] = moreau_dot3(r->t, dv) + moreau_dot3(r->wb, r->cb_x + 3) - moreau_dot3(r->wa, r->ca_x + 3);
+  u[2] = moreau_dot3(r->s, dv) + moreau_dot3(r->wb, r->cb_x + 6) - moreau_dot3(r->wa, r->ca_x + 6);
+  rhs[0] = r->target[0] - u[0] + W[0] * r->p[0] + W[1] * r->p[1] + W[2] * r->p[2];
+  rhs[1] = r->target[1] - u[1] + W[1] * r->p[0] + W[3] * r->p[1] + W[4] * r->p[2];
+  rhs[2] = r->target[2] - u[2] + W[2] * r->p[0] + W[4] * r->p[1] + W[5] * r->p[2];
+}
+
+/* The 3D unilateral-Coulomb solution of W p = rhs (seed 001 eqs 1.24-1.30):
+ * the sticking impulse if it presses and lies within the mu_stick cone;
+ * open if it pulls; else sliding along the sticking direction with
+ * |p_t| = mu_slide p_n and p_n re-solved from the normal row. For spheres and
+ * walls the tangential block of W is isotropic and decoupled from n, and
+ * this is the exact solution. Returns whether the contact slides. */
+static inline int moreau_coulomb3d(const moreau_row3d *r, const double *rhs, double mu_stick, double mu_slide,
+                                   double *p)
+{
+  const double *W = r->W, *Wi = r->Winv;
+  int sliding = 0;
+  p[0] = Wi[0] * rhs[0] + Wi[1] * rhs[1] + Wi[2] * rhs[2];
+  p[1] = Wi[1] * rhs[0] + Wi[3] * rhs[1] + Wi[4] * rhs[2];
+  p[2] = Wi[2] * rhs[0] + Wi[4] * rhs[1] + Wi[5] * rhs[2];
+  if (p[0] <= 0.0) {
+    p[0] = p[1] = p[2] = 0.0;
+  } else {
+    double pt = sqrt(p[1] * p[1] + p[2] * p[2]);
+    if (pt > mu_stick * p[0]) {
+      double e1 = p[1] / pt, e2 = p[2] / pt;
+      double pn = rhs[0] / (W[0] + mu_slide * (W[1] * e1 + W[2] * e2));
+      if (pn <= 0.0) pn = 0.0;
+      p[0] = pn;
+      p[1] = mu_slide * pn * e1;
+      p[2] = mu_slide * pn * e2;
+      sliding = pn > 0.0;
+    }
+  }
+  return sliding;
+}
+
+/* Sets the row's impulse to p, applies the change and adds it to the sums. */
+static inline void moreau_row3d_update(moreau_row3d *r, const double *p, int max_ratio, moreau_sweep_sums *sums)
+{
+  double d[3];
+  for (int k = 0; k < 3; k++) {
+    d[k] = p[k] - r->p[k];
+    r->p[k] = p[k];
+  }
+  moreau_row3d_apply(r, d);
+  moreau_sweep_add(sums, fabs(d[0]) + fabs(d[1]) + fabs(d[2]), fabs(p[0]) + fabs(p[1]) + fabs(p[2]),
+                   d[0] * d[0] + d[1] * d[1] + d[2] * d[2], p[0] * p[0] + p[1] * p[1] + p[2] * p[2], max_ratio);
+}
+
+#endif

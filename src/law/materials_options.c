@@ -1,0 +1,133 @@
+#include <stdio.h>
+#include <string.h>
+
+#include "materials_private.h"
+#include "moreau/options.h"
+
+/* The materials table from the options database: the defaults of every pair,
+ * then the per-pair options, each changing only its own fields of the pairs
+ * it names (-pair_law first, so that a pair's static coefficient is checked
+ * against its own dynamic one). */
+
+/* A per-pair option: groups of 2 + nfields numbers i,j,fields...; set
+ * stores the fields into a pair law. */
+typedef struct {
+  const char *name, *fields;
+  int nfields;
+  void (*set)(moreau_pair_law *law, const double *v);
+} pair_option;
+
+static void set_basic(moreau_pair_law *law, const double *v)
+{
+  law->mu = v[0];
+  law->e_n = v[1];
+  law->e_t = v[2];
+}
+
+static void set_cohesion(moreau_pair_law *law, const double *v)
+{
+  law->f_c = v[0];
+  law->d_c = v[1];
+}
+
+static void set_static(moreau_pair_law *law, const double *v) { law->mu_s = v[0]; }
+
+static void set_rolling(moreau_pair_law *law, const double *v)
+{
+  law->mu_r = v[0];
+  law->mu_o = v[1];
+}
+
+static const pair_option basic = {"-pair_law", "mu,e_n,e_t", 3, set_basic};
+static const pair_option cohesion = {"-pair_cohesion", "f_c,d_c", 2, set_cohesion};
+static const pair_option stat = {"-pair_static", "mu_s", 1, set_static};
+static const pair_option rolling = {"-pair_rolling", "mu_roll,mu_torsion", 2, set_rolling};
+
+static moreau_err pairs_from_option(moreau_materials *m, const pair_option *opt)
+{
+  double v[6 * 64];
+  int width = 2 + opt->nfields, nv = width * 64;
+  MOREAU_CALL(moreau_option_reals(opt->name, v, &nv));
+  MOREAU_CHECK(nv % width == 0, MOREAU_ERR_INPUT, "option %s: expected groups of %d values i,j,%s, got %d values",
+               opt->name, width, opt->fields, nv);
+  for (int k = 0; k < nv; k += width) {
+    int i = (int)v[k], j = (int)v[k + 1];
+    MOREAU_CHECK(i == v[k] && j == v[k + 1], MOREAU_ERR_INPUT, "option %s: material ids must be integers, got %g,%g",
+                 opt->name, v[k], v[k + 1]);
+    MOREAU_CHECK(i >= 0 && i < m->n && j >= 0 && j < m->n, MOREAU_ERR_INPUT,
+                 "option %s: materials %d,%d do not exist (there are %d: ids 0 to %d)", opt->name, i, j, m->n,
+                 m->n - 1);
+    moreau_pair_law law = *moreau_materials_pair(m, i, j);
+    char where[96];
+    opt->set(&law, &v[k + 2]);
+    snprintf(where, sizeof(where), "option %s: pair %d,%d", opt->name, i, j);
+    MOREAU_CALL(moreau_pair_law_check(&law, where));
+    MOREAU_CALL(moreau_materials_set_pair(m, i, j, &law));
+  }
+  return MOREAU_SUCCESS;
+}
+
+/* A real option that may be absent (its table default is empty): *value is
+ * kept then. */
+static moreau_err optional_real(const char *name, double *value)
+{
+  int set;
+  MOREAU_CALL(moreau_option_is_set(name, &set));
+  if (set) MOREAU_CALL(moreau_option_real(name, value));
+  return MOREAU_SUCCESS;
+}
+
+/* The defaults of the law's own parameters. The options of other laws are
+ * not read, so the unused-option check refuses them. */
+static moreau_err law_defaults(const moreau_law *law, moreau_pair_law *def)
+{
+  const char *name = moreau_law_name(law);
+  if (!strcmp(name, "cohesive")) {
+    MOREAU_CALL(optional_real("-cohesion", &def->f_c));
+    MOREAU_CALL(optional_real("-cohesion_range", &def->d_c));
+  } else if (!strcmp(name, "static_dynamic")) {
+    MOREAU_CALL(optional_real("-mu_s", &def->mu_s));
+  } else if (!strcmp(name, "rolling")) {
+    MOREAU_CALL(optional_real("-mu_roll", &def->mu_r));
+    MOREAU_CALL(optional_real("-mu_torsion", &def->mu_o));
+  }
+  return MOREAU_SUCCESS;
+}
+
+static moreau_err pairs_from_options(const moreau_law *law, moreau_materials *m)
+{
+  const char *name = moreau_law_name(law);
+  MOREAU_CALL(pairs_from_option(m, &basic));
+  if (!strcmp(name, "cohesive")) MOREAU_CALL(pairs_from_option(m, &cohesion));
+  if (!strcmp(name, "static_dynamic")) MOREAU_CALL(pairs_from_option(m, &stat));
+  if (!strcmp(name, "rolling")) MOREAU_CALL(pairs_from_option(m, &rolling));
+  return MOREAU_SUCCESS;
+}
+
+moreau_err moreau_materials_from_options(const moreau_law *law, moreau_materials **mp)
+{
+  int64_t n;
+  double density;
+  moreau_pair_law def;
+  moreau_err err;
+  memset(&def, 0, sizeof(def));
+  MOREAU_CALL(moreau_option_int("-materials", &n));
+  MOREAU_CALL(moreau_option_real("-density", &density));
+  MOREAU_CALL(moreau_option_real("-mu", &def.mu));
+  MOREAU_CALL(moreau_option_real("-e_n", &def.e_n));
+  MOREAU_CALL(moreau_option_real("-e_t", &def.e_t));
+  MOREAU_CALL(law_defaults(law, &def));
+  MOREAU_CHECK(n >= 1 && n <= 1024, MOREAU_ERR_INPUT, "option -materials: must be in [1, 1024], got %ld", (long)n);
+  MOREAU_CHECK(density > 0, MOREAU_ERR_INPUT, "option -density: must be positive, got %g", density);
+  /* The same checks as moreau_pair_law_check, naming the option the user gave. */
+  MOREAU_CHECK(def.mu >= 0, MOREAU_ERR_INPUT, "option -mu: must be >= 0, got %g", def.mu);
+  MOREAU_CHECK(def.e_n >= 0 && def.e_n <= 1, MOREAU_ERR_INPUT, "option -e_n: must be in [0, 1], got %g", def.e_n);
+  MOREAU_CHECK(def.e_t >= -1 && def.e_t <= 1, MOREAU_ERR_INPUT, "option -e_t: must be in [-1, 1], got %g", def.e_t);
+  MOREAU_CALL(moreau_pair_law_check(&def, "the options of the law"));
+  MOREAU_CALL(moreau_materials_create((int)n, &def, density, mp));
+  /* On a bad per-pair option the caller gets no table (and nothing to free). */
+  err = pairs_from_options(law, *mp);
+  if (err) MOREAU_CALL(moreau_materials_destroy(mp));
+  MOREAU_CALL(err);
+  return MOREAU_SUCCESS;
+}
