@@ -77,19 +77,47 @@ static moreau_err optional_real(const char *name, double *value)
   return MOREAU_SUCCESS;
 }
 
-/* The defaults of the law's own parameters. The options of other laws are
- * not read, so the unused-option check refuses them. */
+/* Each law's own options, and the defaults they set. */
+static const struct {
+  const char *option, *law;
+} law_options[] = {{"-cohesion", "cohesive"},   {"-cohesion_range", "cohesive"},    {"-pair_cohesion", "cohesive"},
+                   {"-mu_s", "static_dynamic"}, {"-pair_static", "static_dynamic"}, {"-mu_roll", "rolling"},
+                   {"-mu_torsion", "rolling"},  {"-pair_rolling", "rolling"}};
+
+/* The option of another law than the run's would be ignored: an input error
+ * that names the law it needs. */
+static moreau_err check_law_options(const moreau_law *law)
+{
+  for (size_t i = 0; i < sizeof(law_options) / sizeof(law_options[0]); i++) {
+    int set;
+    if (!strcmp(law_options[i].law, moreau_law_name(law))) continue;
+    MOREAU_CALL(moreau_option_is_set(law_options[i].option, &set));
+    MOREAU_CHECK(!set, MOREAU_ERR_INPUT, "option %s: needs -law %s (this run's law is %s)", law_options[i].option,
+                 law_options[i].law, moreau_law_name(law));
+  }
+  return MOREAU_SUCCESS;
+}
+
+/* The defaults of the law's own parameters, checked naming their options. */
 static moreau_err law_defaults(const moreau_law *law, moreau_pair_law *def)
 {
   const char *name = moreau_law_name(law);
+  MOREAU_CALL(check_law_options(law));
   if (!strcmp(name, "cohesive")) {
     MOREAU_CALL(optional_real("-cohesion", &def->f_c));
     MOREAU_CALL(optional_real("-cohesion_range", &def->d_c));
+    MOREAU_CHECK(def->f_c >= 0, MOREAU_ERR_INPUT, "option -cohesion: must be >= 0, got %g", def->f_c);
+    MOREAU_CHECK(def->d_c >= 0, MOREAU_ERR_INPUT, "option -cohesion_range: must be >= 0, got %g", def->d_c);
   } else if (!strcmp(name, "static_dynamic")) {
     MOREAU_CALL(optional_real("-mu_s", &def->mu_s));
+    MOREAU_CHECK(def->mu_s == 0 || def->mu_s >= def->mu, MOREAU_ERR_INPUT,
+                 "option -mu_s: the static coefficient must be >= the dynamic one (-mu %g), got %g", def->mu,
+                 def->mu_s);
   } else if (!strcmp(name, "rolling")) {
     MOREAU_CALL(optional_real("-mu_roll", &def->mu_r));
     MOREAU_CALL(optional_real("-mu_torsion", &def->mu_o));
+    MOREAU_CHECK(def->mu_r >= 0, MOREAU_ERR_INPUT, "option -mu_roll: must be >= 0, got %g", def->mu_r);
+    MOREAU_CHECK(def->mu_o >= 0, MOREAU_ERR_INPUT, "option -mu_torsion: must be >= 0, got %g", def->mu_o);
   }
   return MOREAU_SUCCESS;
 }

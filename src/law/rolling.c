@@ -13,8 +13,9 @@
  * component first in 2D).
  *
  * The local problem couples force and torque through the spins (a rolling
- * torque changes the slip velocity). 2D: solved exactly, by cases: the
- * all-sticking 3x3 solution, and if it violates a threshold, the cases
+ * torque changes the slip velocity). 2D: solved exactly, by cases: open if
+ * the contact does not approach without impulse, else the all-sticking 3x3
+ * solution, and if it violates a threshold or pulls, the cases
  * where sliding, rolling or both are on their threshold with the signs the
  * sticking solution gives, then the other signs; the first case whose
  * impulses and velocities satisfy both graphs is the solution. 3D: the
@@ -135,19 +136,20 @@ static int try_case(const double W[3][3], const double *rhs, double mu, double m
 
 static void local2d(const double W[3][3], const double *rhs, double mu, double m_r, double *x)
 {
-  if (!try_case(W, rhs, mu, m_r, 0, 0, x)) {
-    if (!(x[0] > 0.0)) {
-      x[0] = x[1] = x[2] = 0.0; /* the sticking solution pulls: the contact opens */
-      return;
-    }
-    const int sg = x[1] > 0.0 ? 1 : -1, kp = x[2] > 0.0 ? 1 : -1;
-    const int cases[8][2] = {{sg, 0}, {0, kp}, {sg, kp}, {-sg, 0}, {0, -kp}, {-sg, kp}, {sg, -kp}, {-sg, -kp}};
-    for (int i = 0; i < 8; i++)
-      if (try_case(W, rhs, mu, m_r, cases[i][0], cases[i][1], x)) return;
-    /* None fits to round-off (degenerate W): both on their threshold. */
-    try_case(W, rhs, mu, m_r, sg, kp, x);
-    if (!(x[0] > 0.0)) x[0] = x[1] = x[2] = 0.0;
+  /* With no impulse the relative velocity minus the target is -rhs: if that
+   * does not approach, the contact opens. */
+  if (rhs[0] <= 0.0) {
+    x[0] = x[1] = x[2] = 0.0;
+    return;
   }
+  if (try_case(W, rhs, mu, m_r, 0, 0, x)) return;
+  const int sg = x[1] > 0.0 ? 1 : -1, kp = x[2] > 0.0 ? 1 : -1;
+  const int cases[8][2] = {{sg, 0}, {0, kp}, {sg, kp}, {-sg, 0}, {0, -kp}, {-sg, kp}, {sg, -kp}, {-sg, -kp}};
+  for (int i = 0; i < 8; i++)
+    if (try_case(W, rhs, mu, m_r, cases[i][0], cases[i][1], x)) return;
+  /* None fits to round-off (degenerate W): both on their threshold. */
+  try_case(W, rhs, mu, m_r, sg, kp, x);
+  if (!(x[0] > 0.0)) x[0] = x[1] = x[2] = 0.0;
 }
 
 static inline void solve2d(rolling_row2d *c, int max_ratio, moreau_sweep_sums *s)
