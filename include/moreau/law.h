@@ -22,7 +22,10 @@ const moreau_law *moreau_law_default(void);
 const char *moreau_law_name(const moreau_law *law);
 /* Doubles of warm-start state per contact besides the force. */
 int moreau_law_state_width(const moreau_law *law);
-/* The law named by -law. */
+/* Whether the law's forces are functions of the state (the MD comparison
+ * law "md_spring_dashpot"): the solver then makes one explicit pass. */
+int moreau_law_is_explicit(const moreau_law *law);
+/* The law named by -law, or the MD force law with -method md. */
 MOREAU_MUST_CHECK moreau_err moreau_law_from_options(const moreau_law **law);
 
 #pragma GCC visibility pop

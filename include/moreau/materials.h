@@ -26,6 +26,10 @@ typedef struct {
    * mu_r r* f_n and mu_o r* f_n, r* the reduced radius (seed 001 eqs
    * 1.40-1.42; a body's own radius against a wall). */
   double mu_r, mu_o;
+  /* md_spring_dashpot (the MD comparison, seed 004 eq 2 and eq 12): normal
+   * stiffness k_n and damping g_n, f_n = max(0, -k_n d - g_n d'), d the
+   * (negative) gap; friction f_t = -sgn(u_t) min(g_t |u_t|, mu f_n). */
+  double k_n, g_n, g_t;
 } moreau_pair_law;
 
 typedef struct {
@@ -46,8 +50,9 @@ static inline const moreau_pair_law *moreau_materials_pair(const moreau_material
  * repeated with commas between fields) from the options database, and the
  * parameters of law (-cohesion, -cohesion_range, -pair_cohesion for
  * cohesive; -mu_s, -pair_static for static_dynamic; -mu_roll, -mu_torsion,
- * -pair_rolling for rolling): a parameter of another law than law is an
- * input error (it would be ignored). */
+ * -pair_rolling for rolling; -md_stiffness, -md_damping,
+ * -md_friction_damping, -pair_md for md_spring_dashpot): a parameter of
+ * another law than law is an input error (it would be ignored). */
 MOREAU_MUST_CHECK moreau_err moreau_materials_from_options(const moreau_law *law, moreau_materials **m);
 
 #pragma GCC visibility pop

@@ -72,6 +72,25 @@ static double input_overlap_tol(const app_config *cfg)
   return cfg->overlap_tol;
 }
 
+/* The MD comparison's time step: -dt when given, else -md_dt_factor (0.1)
+ * times sqrt(m_min / k_n max), about a twentieth of the shortest collision
+ * (pi sqrt(m / 2 k_n)). Collective. */
+static moreau_err md_time_step(moreau_sim *sim)
+{
+  int dt_given, factor_given;
+  double factor = 0.1, t;
+  MOREAU_CALL(moreau_option_is_set("-dt", &dt_given));
+  MOREAU_CALL(moreau_option_is_set("-md_dt_factor", &factor_given));
+  if (factor_given) MOREAU_CALL(moreau_option_real("-md_dt_factor", &factor));
+  MOREAU_CHECK(!(dt_given && factor_given), MOREAU_ERR_INPUT,
+               "option -md_dt_factor: give either -dt or -md_dt_factor, not both");
+  MOREAU_CHECK(factor > 0 && factor <= 1, MOREAU_ERR_INPUT, "option -md_dt_factor: must be in (0, 1], got %g", factor);
+  if (dt_given) return MOREAU_SUCCESS;
+  MOREAU_CALL(moreau_sim_stiffness_time(sim, &t));
+  moreau_sim_set_dt(sim, factor * t);
+  return MOREAU_SUCCESS;
+}
+
 /* Everything up to the first step: options, bodies, walls, distribution. */
 static moreau_err setup(MPI_Comm comm, app_config *cfg, moreau_sim **simp)
 {
@@ -115,6 +134,7 @@ static moreau_err setup(MPI_Comm comm, app_config *cfg, moreau_sim **simp)
   MOREAU_CALL(moreau_error_agree(comm, app_domain_inertial_number(sim)));
   MOREAU_CALL(app_domain_start_profile(sim, !cfg->restart[0]));
   MOREAU_CALL(moreau_run_analysis_from_options(sim, cfg->output_every, cfg->snapshot_every, &cfg->analysis));
+  if (moreau_law_is_explicit(law)) MOREAU_CALL(md_time_step(sim));
   /* Every option has been read by now. */
   MOREAU_CALL(moreau_options_check_unknown());
   /* The overlaps of a checkpoint are the run's own: nothing to refuse; a

@@ -73,6 +73,9 @@ const moreau_option_spec moreau_material_options[] = {
     {"-e_n", "<real>", "0", "normal restitution of every pair (Moreau's mean velocity)"},
     {"-e_t", "<real>", "0", "tangential restitution of every pair"},
     {"-pair_law", "<i,j,mu,e_n,e_t,...>", "", "laws of particular material pairs, five numbers each"},
+    {"-method", "<cd|md>", "cd",
+     "cd: contact dynamics (rigid grains, implicit contact forces); md: the molecular-dynamics comparison (soft "
+     "grains, explicit spring-dashpot forces, -md_*; dt from the stiffness unless -dt is given)"},
     {"-law", "<signorini_coulomb|cohesive|static_dynamic|rolling>", "signorini_coulomb",
      "contact law: Signorini + exact Coulomb; with cohesion; with static and dynamic friction; with rolling and "
      "torsion friction"},
@@ -88,6 +91,14 @@ const moreau_option_spec moreau_material_options[] = {
     {"-mu_torsion", "<real>", "", "rolling: torsion torque (3D) at most mu_torsion r* f_n, every pair"},
     {"-pair_rolling", "<i,j,mu_roll,mu_torsion,...>", "",
      "rolling: mu_roll and mu_torsion of particular material pairs, four numbers each"},
+    {"-md_stiffness", "<real>", "", "md (required): normal stiffness k_n, f_n = -k_n d - g_n d' for an overlap d < 0"},
+    {"-md_damping", "<real>", "", "md (required): normal damping g_n"},
+    {"-md_friction_damping", "<real>", "",
+     "md (required): g_t of the regularized Coulomb friction f_t = -sgn(u_t) min(g_t |u_t|, mu f_n)"},
+    {"-pair_md", "<i,j,k_n,g_n,g_t,...>", "", "md: k_n, g_n, g_t of particular material pairs, five numbers each"},
+    {"-md_dt_factor", "<real>", "",
+     "md: the time step is this times sqrt(m_min / k_n max) when -dt is not given (0.1 when not given: about a "
+     "twentieth of a collision)"},
     {NULL, NULL, NULL, NULL}};
 
 moreau_err moreau_app_register_options(void)

@@ -141,6 +141,7 @@ typedef void (*moreau_law_sweep_fn)(const moreau_law_sweep_args *a, moreau_sweep
 struct moreau_law_kernel {
   const char *name;
   int state_width;               /* doubles of warm-start state per contact besides the force */
+  int explicit_forces;           /* forces are functions of the state: one pass, no iteration, no warm start */
   size_t row_size2d, row_size3d; /* bytes of the law's record: sizeof(moreau_row2d/3d) or of its own type */
   moreau_law_setup2d_fn setup2d;
   moreau_law_setup3d_fn setup3d;
@@ -163,6 +164,6 @@ struct moreau_law_kernel {
 
 /* The laws (one file each). */
 extern const struct moreau_law_kernel moreau_law_signorini_coulomb, moreau_law_cohesive, moreau_law_static_dynamic,
-    moreau_law_rolling;
+    moreau_law_rolling, moreau_law_md_spring_dashpot;
 
 #endif

@@ -23,6 +23,12 @@ moreau_err moreau_pair_law_check(const moreau_pair_law *law, const char *where)
                "%s: rolling friction coefficient must be >= 0, got %g", where, law->mu_r);
   MOREAU_CHECK(law->mu_o >= 0 && isfinite(law->mu_o), MOREAU_ERR_INPUT,
                "%s: torsion friction coefficient must be >= 0, got %g", where, law->mu_o);
+  MOREAU_CHECK(law->k_n >= 0 && isfinite(law->k_n), MOREAU_ERR_INPUT, "%s: normal stiffness must be >= 0, got %g",
+               where, law->k_n);
+  MOREAU_CHECK(law->g_n >= 0 && isfinite(law->g_n), MOREAU_ERR_INPUT, "%s: normal damping must be >= 0, got %g", where,
+               law->g_n);
+  MOREAU_CHECK(law->g_t >= 0 && isfinite(law->g_t), MOREAU_ERR_INPUT, "%s: friction damping must be >= 0, got %g",
+               where, law->g_t);
   return MOREAU_SUCCESS;
 }
 

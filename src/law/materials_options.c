@@ -38,10 +38,18 @@ static void set_rolling(moreau_pair_law *law, const double *v)
   law->mu_o = v[1];
 }
 
+static void set_md(moreau_pair_law *law, const double *v)
+{
+  law->k_n = v[0];
+  law->g_n = v[1];
+  law->g_t = v[2];
+}
+
 static const pair_option basic = {"-pair_law", "mu,e_n,e_t", 3, set_basic};
 static const pair_option cohesion = {"-pair_cohesion", "f_c,d_c", 2, set_cohesion};
 static const pair_option stat = {"-pair_static", "mu_s", 1, set_static};
 static const pair_option rolling = {"-pair_rolling", "mu_roll,mu_torsion", 2, set_rolling};
+static const pair_option md = {"-pair_md", "k_n,g_n,g_t", 3, set_md};
 
 static moreau_err pairs_from_option(moreau_materials *m, const pair_option *opt)
 {
@@ -118,6 +126,19 @@ static moreau_err law_defaults(const moreau_law *law, moreau_pair_law *def)
     MOREAU_CALL(optional_real("-mu_torsion", &def->mu_o));
     MOREAU_CHECK(def->mu_r >= 0, MOREAU_ERR_INPUT, "option -mu_roll: must be >= 0, got %g", def->mu_r);
     MOREAU_CHECK(def->mu_o >= 0, MOREAU_ERR_INPUT, "option -mu_torsion: must be >= 0, got %g", def->mu_o);
+  } else if (!strcmp(name, "md_spring_dashpot")) {
+    static const char *const required[] = {"-md_stiffness", "-md_damping", "-md_friction_damping"};
+    for (int i = 0; i < 3; i++) {
+      int set;
+      MOREAU_CALL(moreau_option_is_set(required[i], &set));
+      MOREAU_CHECK(set, MOREAU_ERR_INPUT, "option %s: required by -method md", required[i]);
+    }
+    MOREAU_CALL(moreau_option_real("-md_stiffness", &def->k_n));
+    MOREAU_CALL(moreau_option_real("-md_damping", &def->g_n));
+    MOREAU_CALL(moreau_option_real("-md_friction_damping", &def->g_t));
+    MOREAU_CHECK(def->k_n > 0, MOREAU_ERR_INPUT, "option -md_stiffness: must be positive, got %g", def->k_n);
+    MOREAU_CHECK(def->g_n >= 0, MOREAU_ERR_INPUT, "option -md_damping: must be >= 0, got %g", def->g_n);
+    MOREAU_CHECK(def->g_t >= 0, MOREAU_ERR_INPUT, "option -md_friction_damping: must be >= 0, got %g", def->g_t);
   }
   return MOREAU_SUCCESS;
 }
@@ -129,6 +150,7 @@ static moreau_err pairs_from_options(const moreau_law *law, moreau_materials *m)
   if (!strcmp(name, "cohesive")) MOREAU_CALL(pairs_from_option(m, &cohesion));
   if (!strcmp(name, "static_dynamic")) MOREAU_CALL(pairs_from_option(m, &stat));
   if (!strcmp(name, "rolling")) MOREAU_CALL(pairs_from_option(m, &rolling));
+  if (!strcmp(name, "md_spring_dashpot")) MOREAU_CALL(pairs_from_option(m, &md));
   return MOREAU_SUCCESS;
 }
 

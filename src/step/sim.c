@@ -68,6 +68,22 @@ moreau_err moreau_sim_set_law(moreau_sim *sim, const moreau_law *law)
   return MOREAU_SUCCESS;
 }
 
+moreau_err moreau_sim_stiffness_time(const moreau_sim *sim, double *t)
+{
+  const moreau_bodies *b = sim->bodies;
+  const moreau_materials *m = sim->materials;
+  double mk[2] = {HUGE_VAL, 0.0}; /* smallest mass, minus the largest stiffness */
+  for (moreau_lid i = 0; i < b->n_owned; i++)
+    if (b->inv_mass[i] > 0) mk[0] = fmin(mk[0], 1.0 / b->inv_mass[i]);
+  for (int i = 0; i < m->n * m->n; i++)
+    mk[1] = fmin(mk[1], -m->pair[i].k_n);
+  MOREAU_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, mk, 2, MPI_DOUBLE, MPI_MIN, sim->comm));
+  MOREAU_CHECK(isfinite(mk[0]) && mk[1] < 0, MOREAU_ERR_INPUT,
+               "the stiffness time sqrt(m / k_n) needs a body of finite mass and a positive stiffness");
+  *t = sqrt(-mk[0] / mk[1]);
+  return MOREAU_SUCCESS;
+}
+
 moreau_err moreau_sim_destroy(moreau_sim **simp)
 {
   moreau_sim *sim = *simp;
