@@ -50,9 +50,10 @@ MOREAU_MUST_CHECK moreau_err moreau_sim_destroy(moreau_sim **sim);
  * to the largest range at setup. */
 MOREAU_MUST_CHECK moreau_err moreau_sim_set_law(moreau_sim *sim, const moreau_law *law);
 const moreau_law *moreau_sim_law(const moreau_sim *sim);
-/* Collective: sqrt(m_min / k_max), the smallest mass of a body over the
- * largest MD stiffness of a material pair (the time scale of the MD
- * comparison's collisions). */
+/* Collective: the shortest time scale of the MD comparison's contacts,
+ * min(sqrt(m / k_n), m / g_n, m / g_t) with m the smallest mass of a body or
+ * a force-driven wall and the largest stiffness and dampings of the
+ * material pairs (the explicit scheme needs dt well below it). */
 MOREAU_MUST_CHECK moreau_err moreau_sim_stiffness_time(const moreau_sim *sim, double *t);
 /* Reads -dt, -gravity, -alert and the solver and partition options. */
 MOREAU_MUST_CHECK moreau_err moreau_sim_set_from_options(moreau_sim *sim);

@@ -73,8 +73,9 @@ static double input_overlap_tol(const app_config *cfg)
 }
 
 /* The MD comparison's time step: -dt when given, else -md_dt_factor (0.1)
- * times sqrt(m_min / k_n max), about a twentieth of the shortest collision
- * (pi sqrt(m / 2 k_n)). Collective. */
+ * times the shortest contact time scale (moreau_sim_stiffness_time: about a
+ * twentieth of the shortest collision, pi sqrt(m / 2 k_n), and a tenth of
+ * the dashpots' relaxation). Collective. */
 static moreau_err md_time_step(moreau_sim *sim)
 {
   int dt_given, factor_given;

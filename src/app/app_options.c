@@ -97,8 +97,8 @@ const moreau_option_spec moreau_material_options[] = {
      "md (required): g_t of the regularized Coulomb friction f_t = -sgn(u_t) min(g_t |u_t|, mu f_n)"},
     {"-pair_md", "<i,j,k_n,g_n,g_t,...>", "", "md: k_n, g_n, g_t of particular material pairs, five numbers each"},
     {"-md_dt_factor", "<real>", "",
-     "md: the time step is this times sqrt(m_min / k_n max) when -dt is not given (0.1 when not given: about a "
-     "twentieth of a collision)"},
+     "md: the time step is this times min(sqrt(m / k_n), m / g_n, m / g_t) over the lightest body and the stiffest "
+     "pair, when -dt is not given (0.1 when not given: about a twentieth of a collision)"},
     {NULL, NULL, NULL, NULL}};
 
 moreau_err moreau_app_register_options(void)

@@ -72,15 +72,25 @@ moreau_err moreau_sim_stiffness_time(const moreau_sim *sim, double *t)
 {
   const moreau_bodies *b = sim->bodies;
   const moreau_materials *m = sim->materials;
-  double mk[2] = {HUGE_VAL, 0.0}; /* smallest mass, minus the largest stiffness */
+  /* Smallest mass; minus the largest stiffness and dampings (one MIN). */
+  double mk[4] = {HUGE_VAL, 0.0, 0.0, 0.0};
   for (moreau_lid i = 0; i < b->n_owned; i++)
     if (b->inv_mass[i] > 0) mk[0] = fmin(mk[0], 1.0 / b->inv_mass[i]);
-  for (int i = 0; i < m->n * m->n; i++)
+  /* A force-driven wall is a body along its normal (every rank has every wall). */
+  for (int i = 0; i < sim->walls->n; i++)
+    if (sim->walls->mode[i] == MOREAU_WALL_FORCE) mk[0] = fmin(mk[0], sim->walls->mass[i]);
+  for (int i = 0; i < m->n * m->n; i++) {
     mk[1] = fmin(mk[1], -m->pair[i].k_n);
-  MOREAU_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, mk, 2, MPI_DOUBLE, MPI_MIN, sim->comm));
+    mk[2] = fmin(mk[2], -m->pair[i].g_n);
+    mk[3] = fmin(mk[3], -m->pair[i].g_t);
+  }
+  MOREAU_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, mk, 4, MPI_DOUBLE, MPI_MIN, sim->comm));
   MOREAU_CHECK(isfinite(mk[0]) && mk[1] < 0, MOREAU_ERR_INPUT,
-               "the stiffness time sqrt(m / k_n) needs a body of finite mass and a positive stiffness");
+               "the MD time scale sqrt(m / k_n) needs a body of finite mass and a positive stiffness");
   *t = sqrt(-mk[0] / mk[1]);
+  /* The dashpots are explicit too: a viscous force g u relaxes u in m / g. */
+  if (mk[2] < 0) *t = fmin(*t, -mk[0] / mk[2]);
+  if (mk[3] < 0) *t = fmin(*t, -mk[0] / mk[3]);
   return MOREAU_SUCCESS;
 }
 
