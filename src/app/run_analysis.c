@@ -5,6 +5,7 @@
 #include "moreau/io.h"
 #include "moreau/log.h"
 #include "moreau/options.h"
+#include "moreau/sum.h"
 #include "run_analysis.h"
 
 const moreau_option_spec moreau_analysis_options[] = {
@@ -85,6 +86,7 @@ struct run_analysis {
   moreau_run_analysis_config cfg;
   char profile_dir[4200];
   int dim, ncols, stress_cols, le;
+  double f_c;            /* cohesive law: the largest tension of a bond of the default pair; else 0 */
   double *sum, *sample;  /* ncols */
   moreau_force_pdf *pdf; /* for the mean force and the tail of each sample */
   int64_t samples;
@@ -104,7 +106,9 @@ moreau_err run_analysis_create(const moreau_sim *sim, const moreau_run_analysis_
   moreau_domain_get_lees_edwards(moreau_sim_domain(sim), &le);
   a->le = le.on;
   a->stress_cols = a->dim * (a->dim + 1) / 2;
-  a->ncols = a->stress_cols + 4 + a->le + 3 + 10;
+  if (!strcmp(moreau_law_name(moreau_sim_law(sim)), "cohesive"))
+    a->f_c = moreau_materials_pair(moreau_sim_materials(sim), 0, 0)->f_c;
+  a->ncols = a->stress_cols + 4 + a->le + (a->f_c > 0) + 3 + 10;
   snprintf(a->profile_dir, sizeof(a->profile_dir), "%s/profiles", dir);
   MOREAU_CALL(moreau_calloc((size_t)a->ncols, sizeof(double), &a->sum));
   MOREAU_CALL(moreau_calloc((size_t)a->ncols, sizeof(double), &a->sample));
@@ -146,6 +150,7 @@ moreau_err run_analysis_add_columns(const run_analysis *a, moreau_timeseries *ts
     }
   for (int k = 0; k < 4 + a->le; k++)
     MOREAU_CALL(moreau_timeseries_add_column(ts, scalars[k]));
+  if (a->f_c > 0) MOREAU_CALL(moreau_timeseries_add_column(ts, "bond_number"));
   for (int k = 0; k < 13; k++)
     MOREAU_CALL(moreau_timeseries_add_column(ts, more[k]));
   *ncols = a->ncols;
@@ -237,6 +242,18 @@ static moreau_err take_sample(run_analysis *a, const moreau_sim *sim, const more
     moreau_domain_get_lees_edwards(d, &le);
     double sgg = sigma[4 * le.gradient];
     s[k++] = sgg > 0.0 ? fabs(le.rate) * ms->mean_diameter * sqrt(ms->grain_density / sgg) : 0.0;
+  }
+  if (a->f_c > 0) {
+    /* B = f_c / (p d) (seed 003 eq 3), d the mean diameter of the bodies. */
+    const moreau_bodies *b = moreau_sim_bodies(sim);
+    moreau_sum sums[2] = {{0, 0}, {0, 0}};
+    for (moreau_lid i = 0; i < b->n_owned; i++) {
+      moreau_sum_add(&sums[0], 2.0 * b->radius[i]);
+      moreau_sum_add(&sums[1], 1.0);
+    }
+    MOREAU_CALL(moreau_sum_allreduce(comm, sums, 2));
+    double dmean = moreau_sum_value(&sums[0]) / fmax(moreau_sum_value(&sums[1]), 1.0);
+    s[k++] = p > 0.0 && dmean > 0.0 ? a->f_c / (p * dmean) : 0.0;
   }
   MOREAU_CALL(moreau_solid_fraction_region(comm, d, moreau_sim_bodies(sim), r->lo, r->hi, &s[k++]));
   MOREAU_CALL(moreau_force_pdf_compute(comm, moreau_sim_contacts(sim), a->pdf));

@@ -1,0 +1,123 @@
+#!/usr/bin/python3
+"""The peak states and the Mohr-Coulomb fit of a biaxial campaign
+(tools/biaxial.sh; Saint-Cyr et al. 2013, section III).
+
+For each run RUNS/p_<P>/timeseries.csv: the axial strain eps = (H0 - H) / H0
+from the top wall (wall3_y, wall2_y when unconfined), the volumetric strain from the packing fraction,
+eps_v = phi0 / phi - 1 (dilation > 0), and q/p, p, q from the analysis
+columns. The peak state of a confined run is the row of largest q; the fit
+of eq 5, q = p sin(phi) + c cos(phi), is the least-squares line through the
+peaks of the confined runs. An unconfined run (P = 0) gives the rupture
+stress sigma_yy^rupt (its largest sigma_yy) and eq 6,
+c^u = sigma_yy^rupt (1 - sin phi) / (2 cos phi).
+
+Writes RUNS/biaxial.csv, RUNS/fit.txt and RUNS/biaxial.png.
+"""
+import argparse
+import csv
+import math
+import os
+import sys
+
+
+def read_run(path):
+    with open(path) as f:
+        rows = list(csv.DictReader(f))
+    if not rows:
+        sys.exit(f"biaxial_fit.py: error: {path} has no rows")
+    top = "wall3_y" if "wall3_y" in rows[0] else "wall2_y"  # no right wall when unconfined
+    h0 = float(rows[0][top])
+    phi0 = float(rows[0]["packing_fraction"])
+    run = {"eps": [], "eps_v": [], "q_over_p": [], "p": [], "q": [], "syy": []}
+    for r in rows:
+        run["eps"].append((h0 - float(r[top])) / h0)
+        run["eps_v"].append(phi0 / float(r["packing_fraction"]) - 1.0)
+        run["q_over_p"].append(float(r["q_over_p"]))
+        run["p"].append(float(r["p"]))
+        run["q"].append(float(r["q"]))
+        run["syy"].append(float(r["stress_yy"]))
+    return run
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("runs")
+    ap.add_argument("--pressures", required=True, help="the confining pressures, comma separated")
+    ap.add_argument("--no-plot", action="store_true")
+    a = ap.parse_args()
+    labels = a.pressures.split(",")
+    runs = {}
+    for label in labels:
+        path = os.path.join(a.runs, f"p_{label}", "timeseries.csv")
+        if not os.path.exists(path):
+            sys.exit(f"biaxial_fit.py: error: no {path}")
+        runs[label] = read_run(path)
+
+    table = []
+    for label in labels:
+        r = runs[label]
+        k = max(range(len(r["q"])), key=lambda i: r["q"][i])
+        table.append({"pressure": float(label), "p_peak": r["p"][k], "q_peak": r["q"][k],
+                      "q_over_p_peak": r["q_over_p"][k], "eps_peak": r["eps"][k],
+                      "sigma_yy_max": max(r["syy"]), "eps_v_end": r["eps_v"][-1]})
+    with open(os.path.join(a.runs, "biaxial.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(table[0]))
+        w.writeheader()
+        w.writerows(table)
+
+    confined = [t for t in table if t["pressure"] > 0]
+    n = len(confined)
+    if n < 2:
+        sys.exit("biaxial_fit.py: error: the fit needs two confined runs")
+    mp = sum(t["p_peak"] for t in confined) / n
+    mq = sum(t["q_peak"] for t in confined) / n
+    sxx = sum((t["p_peak"] - mp) ** 2 for t in confined)
+    if sxx <= 0:
+        sys.exit("biaxial_fit.py: error: the confined peaks share one p: no fit")
+    slope = sum((t["p_peak"] - mp) * (t["q_peak"] - mq) for t in confined) / sxx
+    icpt = mq - slope * mp
+    if not -1 < slope < 1:
+        sys.exit(f"biaxial_fit.py: error: slope {slope:g} is not a sin(phi)")
+    phi = math.asin(slope)
+    c = icpt / math.cos(phi)
+    lines = [f"phi_deg {math.degrees(phi):.4f}", f"sin_phi {slope:.6f}", f"c {c:.6g}"]
+    for t in table:
+        if t["pressure"] == 0:
+            cu = 0.5 * t["sigma_yy_max"] * (1 - slope) / math.cos(phi)
+            lines.append(f"c_unconfined {cu:.6g}")
+    with open(os.path.join(a.runs, "fit.txt"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+    if a.no_plot:
+        return
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(1, 3, figsize=(13, 4))
+    for label in labels:
+        r = runs[label]
+        name = "unconfined" if float(label) == 0 else f"p = {label}"
+        ax[0].plot(r["eps"], r["q_over_p"], label=name)
+        ax[1].plot(r["eps"], r["eps_v"], label=name)
+    ax[0].set_xlabel("axial strain")
+    ax[0].set_ylabel("q / p")
+    ax[1].set_xlabel("axial strain")
+    ax[1].set_ylabel("volumetric strain (dilation > 0)")
+    ps = [t["p_peak"] for t in confined]
+    ax[2].plot(ps, [t["q_peak"] for t in confined], "o", label="peaks")
+    xs = [0, max(ps) * 1.1]
+    ax[2].plot(xs, [slope * x + icpt for x in xs], "-",
+               label=f"q = p sin phi + c cos phi: phi {math.degrees(phi):.1f} deg, c {c:.3g}")
+    ax[2].set_xlabel("p")
+    ax[2].set_ylabel("q")
+    for x in ax:
+        x.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(os.path.join(a.runs, "biaxial.png"), dpi=120)
+
+
+if __name__ == "__main__":
+    main()
