@@ -1,0 +1,111 @@
+#ifndef MOREAU_TEST_LAWS_SCENE_H
+#define MOREAU_TEST_LAWS_SCENE_H
+
+/* Scenes of the contact-law tests (tests/physics_laws): a sim with one law
+ * and one pair of parameters, bodies with an external force, a spin or no
+ * rotation (a sliding block), walls in 2D or 3D, and readers of a body and
+ * of one contact by key that give every rank the same values, so that every
+ * check reaches the same verdict on every rank. */
+
+#include <math.h>
+#include <string.h>
+
+#include "moreau/sim.h"
+
+#include "parallel.h"
+
+/* The sim of a law test over MPI_COMM_WORLD: the law named law with the
+ * single pair's parameters, time step dt, gravity g, and an NLGS tolerance
+ * of 1e-10 (mean norm) with enough sweeps to reach it. */
+static inline moreau_err laws_sim_create(int dim, const char *law, const moreau_pair_law *pair, double dt,
+                                         const double g[3], moreau_sim **simp)
+{
+  moreau_sim *sim = NULL;
+  const moreau_law *kernel = moreau_law_find(law);
+  MOREAU_CHECK(kernel != NULL, MOREAU_ERR_INPUT, "no contact law named %s", law);
+  MOREAU_CALL(moreau_sim_create(MPI_COMM_WORLD, dim, &sim));
+  MOREAU_CALL(moreau_sim_set_law(sim, kernel));
+  MOREAU_CALL(moreau_materials_set_pair(moreau_sim_materials(sim), 0, 0, pair));
+  moreau_sim_set_dt(sim, dt);
+  moreau_sim_set_gravity(sim, g);
+  moreau_nlgs_set_tolerance(moreau_sim_nlgs(sim), 1e-10, MOREAU_NLGS_NORM_MEAN);
+  moreau_nlgs_set_iterations(moreau_sim_nlgs(sim), 1, 1000000);
+  *simp = sim;
+  return MOREAU_SUCCESS;
+}
+
+/* A body of the scene: a disk (2D) or sphere (3D) of density 1. */
+typedef struct {
+  double x[3], v[3], w[3], f_ext[3];
+  double radius;
+  int block; /* 1: no rotation (inv_inertia 0), a sliding block */
+} laws_body;
+
+/* Adds the body with global id gid (on rank 0: setup distributes it). Every
+ * rank calls it, so that it can go to PAR_TRY. */
+static inline moreau_err laws_add_body(moreau_sim *sim, moreau_gid gid, const laws_body *lb)
+{
+  moreau_body body;
+  if (moreau_sim_rank(sim) != 0) return MOREAU_SUCCESS;
+  memset(&body, 0, sizeof(body));
+  body.gid = gid;
+  memcpy(body.x, lb->x, sizeof(body.x));
+  memcpy(body.v, lb->v, sizeof(body.v));
+  memcpy(body.w, lb->w, sizeof(body.w));
+  memcpy(body.f_ext, lb->f_ext, sizeof(body.f_ext));
+  body.radius = lb->radius;
+  moreau_body_set_mass(&body, moreau_sim_dim(sim), 1.0);
+  if (lb->block) body.inv_inertia = 0.0;
+  return moreau_bodies_push_owned(moreau_sim_bodies(sim), &body);
+}
+
+static inline moreau_err laws_add_wall(moreau_sim *sim, const double point[3], const double normal[3])
+{
+  return moreau_walls_add(moreau_sim_walls(sim), point, normal, MOREAU_WALL_FIXED, NULL, 0.0, 0.0, 0, NULL);
+}
+
+/* Collective: the body of global id gid, on every rank (the test fails if
+ * not exactly one rank owns it). */
+static inline moreau_body laws_body_get(const moreau_sim *sim, moreau_gid gid)
+{
+  moreau_body body;
+  int holders = par_get_body(moreau_sim_bodies(sim), gid, &body);
+  ck_assert_msg(holders == 1, "body %lld is owned by %d ranks", (long long)gid, holders);
+  return body;
+}
+
+/* One contact of the last step, read by key: its force (n, t, s) and its
+ * law state (up to 3 numbers; zeros beyond the law's width). */
+typedef struct {
+  int found; /* ranks that hold it: 1, or 0 when it was not detected */
+  double gap, force[3], state[3];
+} laws_contact;
+
+/* Collective: the contact between bodies gid_a < gid_b (gid_b a wall's
+ * MOREAU_WALL_GID for a wall contact), point 0, on every rank with the same
+ * bits (one rank contributes, the others add zeros). */
+static inline laws_contact laws_contact_get(const moreau_sim *sim, moreau_gid gid_a, moreau_gid gid_b)
+{
+  const moreau_contacts *c = moreau_sim_contacts(sim);
+  double rec[8] = {0, 0, 0, 0, 0, 0, 0, 0}, sum[8];
+  laws_contact out;
+  for (moreau_lid k = 0; k < c->n; k++) {
+    if (c->gid_a[k] != gid_a || c->gid_b[k] != gid_b || c->point[k] != 0) continue;
+    rec[0] += 1.0;
+    rec[1] = c->gap[k];
+    for (int i = 0; i < 3; i++)
+      rec[2 + i] = c->force[3 * k + i];
+    for (int i = 0; i < 3 && i < c->state_width; i++)
+      rec[5 + i] = c->state[(size_t)c->state_width * k + i];
+  }
+  MPI_Reduce(rec, sum, 8, MPI_DOUBLE, MPI_SUM, 0, moreau_sim_comm(sim));
+  MPI_Bcast(sum, 8, MPI_DOUBLE, 0, moreau_sim_comm(sim));
+  out.found = (int)sum[0];
+  out.gap = sum[1];
+  memcpy(out.force, &sum[2], sizeof(out.force));
+  memcpy(out.state, &sum[5], sizeof(out.state));
+  ck_assert_msg(out.found <= 1, "contact %lld-%lld is held by %d ranks", (long long)gid_a, (long long)gid_b, out.found);
+  return out;
+}
+
+#endif

@@ -1,0 +1,5 @@
+# The contact laws of src/law (cohesive, static_dynamic, rolling) against
+# closed forms, on 1, 2 and 4 ranks: scenes are built on rank 0 and
+# distributed by setup, and the checks read bodies and contacts by global id.
+moreau_test_program(test_laws_cohesive ${CMAKE_CURRENT_LIST_DIR}/test_cohesive.c)
+moreau_mpi_test(physics_laws_cohesive test_laws_cohesive RANKS 1 2 4 TIMEOUT 120)
