@@ -64,6 +64,25 @@ static inline moreau_err laws_add_wall(moreau_sim *sim, const double point[3], c
   return moreau_walls_add(moreau_sim_walls(sim), point, normal, MOREAU_WALL_FIXED, NULL, 0.0, 0.0, 0, NULL);
 }
 
+/* A body of radius r resting on a floor (the plane y = 0, normal +y; the
+ * wall 0) under gravity g tilted by theta (tan theta = slope) towards +x:
+ * an incline. Body 0 starts at x = 0 with velocity v0 along x and spin w0
+ * (the spin vector, about z for rolling along x). */
+static inline moreau_sim *laws_incline(int dim, const char *law, const moreau_pair_law *pair, double slope, double g,
+                                       double r, int block, double v0, const double w0[3])
+{
+  moreau_sim *sim = NULL;
+  const double c = 1.0 / sqrt(1.0 + slope * slope), s = slope * c;
+  const double gravity[3] = {g * s, -g * c, 0}, origin[3] = {0, 0, 0}, up[3] = {0, 1, 0};
+  laws_body b = {.x = {0, r, 0}, .v = {v0, 0, 0}, .radius = r, .block = block};
+  if (w0) memcpy(b.w, w0, sizeof(b.w));
+  PAR_TRY(MPI_COMM_WORLD, laws_sim_create(dim, law, pair, 1e-3, gravity, &sim));
+  PAR_TRY(MPI_COMM_WORLD, laws_add_body(sim, 0, &b));
+  PAR_TRY(MPI_COMM_WORLD, laws_add_wall(sim, origin, up));
+  PAR_TRY(MPI_COMM_WORLD, moreau_sim_setup(sim, 1e-9));
+  return sim;
+}
+
 /* Collective: the body of global id gid, on every rank (the test fails if
  * not exactly one rank owns it). */
 static inline moreau_body laws_body_get(const moreau_sim *sim, moreau_gid gid)
