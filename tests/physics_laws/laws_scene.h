@@ -64,6 +64,18 @@ static inline moreau_err laws_add_wall(moreau_sim *sim, const double point[3], c
   return moreau_walls_add(moreau_sim_walls(sim), point, normal, MOREAU_WALL_FIXED, NULL, 0.0, 0.0, 0, NULL);
 }
 
+/* The incline scenes: gravity, body radius and time step. */
+#define LAWS_G 9.81
+#define LAWS_R 0.5
+#define LAWS_DT 1e-3
+
+/* sin and cos of the slope. */
+static inline void laws_sin_cos(double slope, double *s, double *c)
+{
+  *c = 1.0 / sqrt(1.0 + slope * slope);
+  *s = slope * *c;
+}
+
 /* A body of radius r resting on a floor (the plane y = 0, normal +y; the
  * wall 0) under gravity g tilted by theta (tan theta = slope) towards +x:
  * an incline. Body 0 starts at x = 0 with velocity v0 along x and spin w0
@@ -72,11 +84,12 @@ static inline moreau_sim *laws_incline(int dim, const char *law, const moreau_pa
                                        double r, int block, double v0, const double w0[3])
 {
   moreau_sim *sim = NULL;
-  const double c = 1.0 / sqrt(1.0 + slope * slope), s = slope * c;
+  double s, c;
+  laws_sin_cos(slope, &s, &c);
   const double gravity[3] = {g * s, -g * c, 0}, origin[3] = {0, 0, 0}, up[3] = {0, 1, 0};
   laws_body b = {.x = {0, r, 0}, .v = {v0, 0, 0}, .radius = r, .block = block};
   if (w0) memcpy(b.w, w0, sizeof(b.w));
-  PAR_TRY(MPI_COMM_WORLD, laws_sim_create(dim, law, pair, 1e-3, gravity, &sim));
+  PAR_TRY(MPI_COMM_WORLD, laws_sim_create(dim, law, pair, LAWS_DT, gravity, &sim));
   PAR_TRY(MPI_COMM_WORLD, laws_add_body(sim, 0, &b));
   PAR_TRY(MPI_COMM_WORLD, laws_add_wall(sim, origin, up));
   PAR_TRY(MPI_COMM_WORLD, moreau_sim_setup(sim, 1e-9));
@@ -125,6 +138,56 @@ static inline laws_contact laws_contact_get(const moreau_sim *sim, moreau_gid gi
   memcpy(out.state, &sum[5], sizeof(out.state));
   ck_assert_msg(out.found <= 1, "contact %lld-%lld is held by %d ranks", (long long)gid_a, (long long)gid_b, out.found);
   return out;
+}
+
+/* The expected motion of body 0 on an incline released from rest, per
+ * unit mass: acceleration a along x, spin rate alpha about z (w_z = alpha
+ * t), the force the body exerts on the floor (x, y), and the contact's
+ * torque on the floor, T_z in 2D (3D: the size of its tangential part, the
+ * normal part 0) when check_torque is set. */
+typedef struct {
+  double a, alpha, reaction[2], torque;
+  int check_torque;
+} laws_motion;
+
+/* Runs steps steps of the incline (radius LAWS_R, gravity LAWS_G) from rest
+ * and checks the motion at every step, to 1e-9 of the run's scales (g t for
+ * velocities, m g for forces, m g r for torques): constant forces make
+ * Moreau's midpoint velocities exact, and a single contact is solved exactly,
+ * so this is round-off. */
+static inline void laws_check_incline(int dim, int steps, const char *law, const moreau_pair_law *pair, double slope,
+                                      int block, const laws_motion *expect, const char *what)
+{
+  moreau_sim *sim = laws_incline(dim, law, pair, slope, LAWS_G, LAWS_R, block, 0.0, NULL);
+  const moreau_walls *walls = moreau_sim_walls(sim);
+  const double scale = LAWS_G * steps * LAWS_DT; /* the velocity scale of the run */
+  double worst_v = 0.0, worst_w = 0.0, worst_f = 0.0, worst_t = 0.0;
+  for (int step = 1; step <= steps; step++) {
+    PAR_TRY(moreau_sim_comm(sim), moreau_sim_step(sim));
+    moreau_body b = laws_body_get(sim, 0);
+    laws_contact c = laws_contact_get(sim, 0, MOREAU_WALL_GID(0));
+    double m = 1.0 / b.inv_mass, t = step * LAWS_DT;
+    ck_assert_msg(c.found == 1, "%dD %s: no contact with the floor", dim, what);
+    worst_v = fmax(worst_v, fabs(b.v[0] - expect->a * t) / scale);
+    worst_w = fmax(worst_w, fabs(b.w[2] - expect->alpha * t) * LAWS_R / scale);
+    for (int k = 0; k < 2; k++)
+      worst_f = fmax(worst_f, fabs(walls->reaction[k] - m * expect->reaction[k]) / (m * LAWS_G));
+    if (expect->check_torque) {
+      double T = dim == 2 ? c.state[0] : hypot(c.state[1], c.state[2]), T_n = dim == 2 ? 0.0 : c.state[0];
+      worst_t = fmax(worst_t, (fabs(T - m * expect->torque) + fabs(T_n)) / (m * LAWS_G * LAWS_R));
+    }
+    ck_assert_msg(fabs(b.v[1]) < 1e-12 && fabs(b.x[1] - LAWS_R) < 1e-12, "%dD %s: the body left the floor", dim, what);
+  }
+  if (par_rank(MPI_COMM_WORLD) == 0)
+    printf("%dD %s: errors of v %.2g, of w r %.2g (of g t), of the floor force %.2g (of m g), of the torque %.2g (of "
+           "m g r)\n",
+           dim, what, worst_v, worst_w, worst_f, worst_t);
+  ck_assert_msg(worst_v < 1e-9, "%dD %s: v deviates from a t = %g t by %g of g t", dim, what, expect->a, worst_v);
+  ck_assert_msg(worst_w < 1e-9, "%dD %s: w r deviates from alpha r t = %g t by %g of g t", dim, what,
+                expect->alpha * LAWS_R, worst_w);
+  ck_assert_msg(worst_f < 1e-9, "%dD %s: the floor force deviates by %g of m g", dim, what, worst_f);
+  ck_assert_msg(worst_t < 1e-9, "%dD %s: the contact torque deviates by %g of m g r", dim, what, worst_t);
+  PAR_TRY(MPI_COMM_WORLD, moreau_sim_destroy(&sim));
 }
 
 #endif

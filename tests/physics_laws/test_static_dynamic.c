@@ -20,77 +20,36 @@
 
 #include "laws_scene.h"
 
-static const double G = 9.81, R = 0.5, DT = 1e-3;
+static const double G = LAWS_G, R = LAWS_R, DT = LAWS_DT;
 static const int STEPS = 300;
-
-/* The expected motion of body 0: acceleration a along x, spin rate alpha
- * about z (w_z = alpha t), and the force the body exerts on the floor. */
-typedef struct {
-  double a, alpha, reaction[2];
-} motion;
-
-/* Runs STEPS steps of the incline and checks the motion at every step. */
-static void check_incline(int dim, const char *law, const moreau_pair_law *pair, double slope, int block,
-                          const motion *expect, const char *what)
-{
-  moreau_sim *sim = laws_incline(dim, law, pair, slope, G, R, block, 0.0, NULL);
-  const moreau_walls *walls = moreau_sim_walls(sim);
-  const double scale = G * STEPS * DT; /* the velocity scale of the run */
-  double worst_v = 0.0, worst_w = 0.0, worst_f = 0.0, m = 0.0;
-  for (int step = 1; step <= STEPS; step++) {
-    PAR_TRY(moreau_sim_comm(sim), moreau_sim_step(sim));
-    moreau_body b = laws_body_get(sim, 0);
-    m = 1.0 / b.inv_mass;
-    double t = step * DT;
-    worst_v = fmax(worst_v, fabs(b.v[0] - expect->a * t) / scale);
-    worst_w = fmax(worst_w, fabs(b.w[2] - expect->alpha * t) * R / scale);
-    for (int k = 0; k < 2; k++)
-      worst_f = fmax(worst_f, fabs(walls->reaction[k] - m * expect->reaction[k]) / (m * G));
-    ck_assert_msg(fabs(b.v[1]) < 1e-12 && fabs(b.x[1] - R) < 1e-12, "%s: the body left the floor", what);
-  }
-  if (par_rank(MPI_COMM_WORLD) == 0)
-    printf("%dD %s: errors of v %.2g, of w r %.2g (of g t), of the floor force %.2g (of m g)\n", dim, what, worst_v,
-           worst_w, worst_f);
-  ck_assert_msg(worst_v < 1e-9, "%dD %s: v deviates from a t = %g t by %g of g t", dim, what, expect->a, worst_v);
-  ck_assert_msg(worst_w < 1e-9, "%dD %s: w r deviates from alpha r t = %g t by %g of g t", dim, what, expect->alpha * R,
-                worst_w);
-  ck_assert_msg(worst_f < 1e-9, "%dD %s: the floor force deviates by %g of m g", dim, what, worst_f);
-  PAR_TRY(MPI_COMM_WORLD, moreau_sim_destroy(&sim));
-}
-
-/* sin and cos of the slope. */
-static void sin_cos(double slope, double *s, double *c)
-{
-  *c = 1.0 / sqrt(1.0 + slope * slope);
-  *s = slope * *c;
-}
 
 /* A block: at rest the floor carries (m g sin, -m g cos); sliding, its
  * friction is mu m g cos. */
-static motion block_at_rest(double slope)
+static laws_motion block_at_rest(double slope)
 {
   double s, c;
-  sin_cos(slope, &s, &c);
-  return (motion){.a = 0, .alpha = 0, .reaction = {G * s, -G * c}};
+  laws_sin_cos(slope, &s, &c);
+  return (laws_motion){.a = 0, .alpha = 0, .reaction = {G * s, -G * c}};
 }
 
-static motion block_sliding(double slope, double mu)
+static laws_motion block_sliding(double slope, double mu)
 {
   double s, c;
-  sin_cos(slope, &s, &c);
-  return (motion){.a = G * (s - mu * c), .alpha = 0, .reaction = {mu * G * c, -G * c}};
+  laws_sin_cos(slope, &s, &c);
+  return (laws_motion){.a = G * (s - mu * c), .alpha = 0, .reaction = {mu * G * c, -G * c}};
 }
 
 START_TEST(test_block_static_dynamic)
 {
   const moreau_pair_law pair = {.mu = 0.3, .mu_s = 0.5}, coulomb = {.mu = 0.3};
   for (int dim = 2; dim <= 3; dim++) {
-    motion rest = block_at_rest(0.4), slow = block_sliding(0.4, 0.3), fast = block_sliding(0.6, 0.3);
-    motion low = block_at_rest(0.2);
-    check_incline(dim, "static_dynamic", &pair, 0.2, 1, &low, "block, tan 0.2 < mu: rest");
-    check_incline(dim, "static_dynamic", &pair, 0.4, 1, &rest, "block, mu < tan 0.4 < mu_s: rest");
-    check_incline(dim, "signorini_coulomb", &coulomb, 0.4, 1, &slow, "block, signorini_coulomb, tan 0.4 > mu: slides");
-    check_incline(dim, "static_dynamic", &pair, 0.6, 1, &fast, "block, tan 0.6 > mu_s: slides with mu");
+    laws_motion rest = block_at_rest(0.4), slow = block_sliding(0.4, 0.3), fast = block_sliding(0.6, 0.3);
+    laws_motion low = block_at_rest(0.2);
+    laws_check_incline(dim, STEPS, "static_dynamic", &pair, 0.2, 1, &low, "block, tan 0.2 < mu: rest");
+    laws_check_incline(dim, STEPS, "static_dynamic", &pair, 0.4, 1, &rest, "block, mu < tan 0.4 < mu_s: rest");
+    laws_check_incline(dim, STEPS, "signorini_coulomb", &coulomb, 0.4, 1, &slow,
+                       "block, signorini_coulomb, tan 0.4 > mu: slides");
+    laws_check_incline(dim, STEPS, "static_dynamic", &pair, 0.6, 1, &fast, "block, tan 0.6 > mu_s: slides with mu");
   }
 }
 END_TEST
@@ -99,19 +58,19 @@ END_TEST
  * friction force m g sin k / (1 + k) turns it at -a / r; sliding, the
  * friction mu m g cos turns it at -mu g cos / (k r) (w_z < 0 rolls it
  * towards +x). */
-static motion disk_rolling(double slope, double k)
+static laws_motion disk_rolling(double slope, double k)
 {
   double s, c;
-  sin_cos(slope, &s, &c);
+  laws_sin_cos(slope, &s, &c);
   double a = G * s / (1 + k);
-  return (motion){.a = a, .alpha = -a / R, .reaction = {G * s * k / (1 + k), -G * c}};
+  return (laws_motion){.a = a, .alpha = -a / R, .reaction = {G * s * k / (1 + k), -G * c}};
 }
 
-static motion disk_sliding(double slope, double k, double mu)
+static laws_motion disk_sliding(double slope, double k, double mu)
 {
   double s, c;
-  sin_cos(slope, &s, &c);
-  return (motion){.a = G * (s - mu * c), .alpha = -mu * G * c / (k * R), .reaction = {mu * G * c, -G * c}};
+  laws_sin_cos(slope, &s, &c);
+  return (laws_motion){.a = G * (s - mu * c), .alpha = -mu * G * c / (k * R), .reaction = {mu * G * c, -G * c}};
 }
 
 /* mu = 0.2, mu_s = 0.4: rolling needs tan <= mu_s (1 + k) / k (1.2 in 2D,
@@ -123,10 +82,12 @@ START_TEST(test_disk_static_dynamic)
   const moreau_pair_law pair = {.mu = 0.2, .mu_s = 0.4}, coulomb = {.mu = 0.2};
   for (int dim = 2; dim <= 3; dim++) {
     double k = dim == 2 ? 0.5 : 0.4;
-    motion roll = disk_rolling(0.9, k), slide = disk_sliding(0.9, k, 0.2), fast = disk_sliding(1.6, k, 0.2);
-    check_incline(dim, "static_dynamic", &pair, 0.9, 0, &roll, "disk, tan 0.9 < mu_s (1+k)/k: rolls");
-    check_incline(dim, "signorini_coulomb", &coulomb, 0.9, 0, &slide, "disk, signorini_coulomb, tan 0.9: slides");
-    check_incline(dim, "static_dynamic", &pair, 1.6, 0, &fast, "disk, tan 1.6 > mu_s (1+k)/k: slides with mu");
+    laws_motion roll = disk_rolling(0.9, k), slide = disk_sliding(0.9, k, 0.2), fast = disk_sliding(1.6, k, 0.2);
+    laws_check_incline(dim, STEPS, "static_dynamic", &pair, 0.9, 0, &roll, "disk, tan 0.9 < mu_s (1+k)/k: rolls");
+    laws_check_incline(dim, STEPS, "signorini_coulomb", &coulomb, 0.9, 0, &slide,
+                       "disk, signorini_coulomb, tan 0.9: slides");
+    laws_check_incline(dim, STEPS, "static_dynamic", &pair, 1.6, 0, &fast,
+                       "disk, tan 1.6 > mu_s (1+k)/k: slides with mu");
   }
 }
 END_TEST

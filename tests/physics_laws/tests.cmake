@@ -5,3 +5,5 @@ moreau_test_program(test_laws_cohesive ${CMAKE_CURRENT_LIST_DIR}/test_cohesive.c
 moreau_mpi_test(physics_laws_cohesive test_laws_cohesive RANKS 1 2 4 TIMEOUT 120)
 moreau_test_program(test_laws_static_dynamic ${CMAKE_CURRENT_LIST_DIR}/test_static_dynamic.c)
 moreau_mpi_test(physics_laws_static_dynamic test_laws_static_dynamic RANKS 1 2 4 TIMEOUT 120)
+moreau_test_program(test_laws_rolling ${CMAKE_CURRENT_LIST_DIR}/test_rolling.c)
+moreau_mpi_test(physics_laws_rolling test_laws_rolling RANKS 1 2 4 TIMEOUT 120)
