@@ -36,9 +36,10 @@ static inline moreau_err laws_sim_create(int dim, const char *law, const moreau_
 
 /* A body of the scene: a disk (2D) or sphere (3D) of density 1. */
 typedef struct {
-  double x[3], v[3], w[3], f_ext[3];
+  double x[3], v[3], w[3], f_ext[3], t_ext[3];
   double radius;
   int block; /* 1: no rotation (inv_inertia 0), a sliding block */
+  int fixed; /* 1: held at its initial velocity, infinite mass */
 } laws_body;
 
 /* Adds the body with global id gid (on rank 0: setup distributes it). Every
@@ -53,7 +54,9 @@ static inline moreau_err laws_add_body(moreau_sim *sim, moreau_gid gid, const la
   memcpy(body.v, lb->v, sizeof(body.v));
   memcpy(body.w, lb->w, sizeof(body.w));
   memcpy(body.f_ext, lb->f_ext, sizeof(body.f_ext));
+  memcpy(body.t_ext, lb->t_ext, sizeof(body.t_ext));
   body.radius = lb->radius;
+  body.fixed = lb->fixed;
   moreau_body_set_mass(&body, moreau_sim_dim(sim), 1.0);
   if (lb->block) body.inv_inertia = 0.0;
   return moreau_bodies_push_owned(moreau_sim_bodies(sim), &body);

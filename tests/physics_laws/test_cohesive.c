@@ -5,7 +5,8 @@
  *   first step (the bond's f_c still acts) and 2 F / m after;
  * - finite range (2D): the work-energy balance of the separation (the
  *   binding energy f_c d_c is taken, against the same run without
- *   cohesion);
+ *   cohesion); a stretched bond at rest holds a tension below f_c, and
+ *   closing it is free until the bodies touch;
  * - a hanging cohesive column (2D): the tension above disk k is the weight
  *   of the disks from k down; with (N - 1) m g < f_c < N m g only the
  *   ceiling bond can break, and the column then falls freely.
@@ -179,6 +180,54 @@ START_TEST(test_range_binding_energy)
 }
 END_TEST
 
+/* Two disks at gap 0.0503 (a closing of 251.5 steps, away from a step
+ * boundary), within the range d_c = 0.1, f_c = 10, no
+ * gravity. A stretched bond at rest holds any tension up to f_c: pulled by
+ * F = 6 it keeps the gap with f_n = -F (one contact, exact to round-off).
+ * Closing, it is free: approaching at 0.2 the disks fly at constant
+ * velocity (no force) until they touch; the impact is perfectly inelastic
+ * (no restitution), so they stop together (symmetric momenta) and touch. */
+START_TEST(test_range_stretched_bond)
+{
+  const double f_c = 10.0, d_c = 0.1, F = 6.0, dt = 1e-3, gap0 = 0.0503, v = 0.1;
+  const double zero[3] = {0, 0, 0};
+  moreau_pair_law pair = {.mu = 0.5, .f_c = f_c, .d_c = d_c};
+  for (int closing = 0; closing <= 1; closing++) {
+    moreau_sim *sim = NULL;
+    laws_body b0 = {.x = {0, 0, 0}, .v = {closing ? v : 0, 0, 0}, .f_ext = {closing ? 0 : -F, 0, 0}, .radius = R};
+    laws_body b1 = {
+        .x = {2 * R + gap0, 0, 0}, .v = {closing ? -v : 0, 0, 0}, .f_ext = {closing ? 0 : F, 0, 0}, .radius = R};
+    double gap = gap0, v_rel = 0.0, m;
+    PAR_TRY(MPI_COMM_WORLD, laws_sim_create(2, "cohesive", &pair, dt, zero, &sim));
+    PAR_TRY(MPI_COMM_WORLD, laws_add_body(sim, 0, &b0));
+    PAR_TRY(MPI_COMM_WORLD, laws_add_body(sim, 1, &b1));
+    PAR_TRY(MPI_COMM_WORLD, moreau_sim_setup(sim, 1e-9));
+    for (int step = 1; step <= 300; step++) {
+      double before = gap;
+      PAR_TRY(moreau_sim_comm(sim), moreau_sim_step(sim));
+      laws_contact c = laws_contact_get(sim, 0, 1);
+      pair_state(sim, &gap, &v_rel, &m);
+      ck_assert_msg(c.found == 1, "step %d: the stretched bond was not detected", step);
+      if (!closing) {
+        ck_assert_msg(fabs(c.force[0] + F) < 1e-12 * f_c && fabs(gap - gap0) < 1e-12 * R,
+                      "step %d: the stretched bond at rest pulls with %.17g (expected %g), gap %.17g", step,
+                      -c.force[0], F, gap);
+      } else if (before - 2 * v * dt > 0.0) {
+        /* Still apart at the end of the step: free flight. */
+        ck_assert_msg(c.force[0] == 0.0 && fabs(v_rel + 2 * v) < 1e-15,
+                      "step %d: the closing bond carries %g, v_rel %.17g", step, c.force[0], v_rel);
+      }
+    }
+    if (closing) {
+      moreau_body b = laws_body_get(sim, 0);
+      ck_assert_msg(fabs(v_rel) < 1e-12 && fabs(b.v[0]) < 1e-12 && fabs(gap) < 1e-12 * R,
+                    "after the impact: v_rel %g, v_0 %g, gap %g", v_rel, b.v[0], gap);
+    }
+    PAR_TRY(MPI_COMM_WORLD, moreau_sim_destroy(&sim));
+  }
+}
+END_TEST
+
 /* N disks of radius R hanging in a line from a ceiling (y = 0, normal
  * pointing down) under gravity g. */
 static moreau_sim *hanging_column(int n, double f_c, double dt)
@@ -299,6 +348,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, test_threshold_bond_breaks);
   tcase_add_test(tc, test_range_bond_holds);
   tcase_add_test(tc, test_range_binding_energy);
+  tcase_add_test(tc, test_range_stretched_bond);
   tcase_add_test(tc, test_hanging_column_holds);
   tcase_add_test(tc, test_hanging_column_breaks);
   suite_add_tcase(s, tc);

@@ -8,7 +8,9 @@
  *   mu_r g / (1 + k) and stops at t = v0 (1 + k) / (mu_r g), then stays;
  * - torsion (3D): spinning about the vertical at w0, its spin decreases at
  *   mu_o g / (k r) and stops at t = k r w0 / (mu_o g) = (2/5) r w0 /
- *   (mu_o g).
+ *   (mu_o g);
+ * - between two disks the threshold is mu_r r* f_n with r* = r1 r2 /
+ *   (r1 + r2).
  * Constant torques make the midpoint velocities exact: checks at 1e-9 of
  * the run's scales are round-off (the 3D local solve iterates its blocks to
  * 1e-13). */
@@ -106,6 +108,50 @@ START_TEST(test_torsion_stops)
 }
 END_TEST
 
+/* The threshold between two bodies uses r* = r1 r2 / (r1 + r2): a free
+ * disk (r2 = 0.25) pressed by F = 10 against a fixed disk (r1 = 0.75; the
+ * radii sum to 1 exactly, so the gap is 0, not a round-off that the
+ * closing target would turn into a velocity of 2 gap / dt), no gravity, mu = 1, mu_r = 0.1, under an external torque
+ * tau. Below tau_c = mu_r r* F it stays at rest and the contact holds it with the torque -tau on the free disk (which
+ * is body b of the contact: the fixed disk has the smaller gid). Above, it starts to roll on the fixed disk without
+ * slipping: in the first step, from the initial geometry (the midpoint of a body at rest is its position), I_c dw/dt =
+ * tau - tau_c with I_c = (1 + k) m r2^2 about the contact point, and v = w r2 along the tangent (exact for the first
+ * step: round-off, 1e-9). */
+START_TEST(test_pair_rolling_threshold)
+{
+  const double r1 = 0.75, r2 = 0.25, F = 10.0, mu_r = 0.1, r_star = r1 * r2 / (r1 + r2), tau_c = mu_r * r_star * F;
+  const double zero[3] = {0, 0, 0};
+  const moreau_pair_law pair = {.mu = 1.0, .mu_r = mu_r};
+  for (int above = 0; above <= 1; above++) {
+    moreau_sim *sim = NULL;
+    double tau = (above ? 1.05 : 0.95) * tau_c, worst = 0.0;
+    laws_body fixed = {.radius = r1, .fixed = 1};
+    laws_body free = {.x = {r1 + r2, 0, 0}, .f_ext = {-F, 0, 0}, .t_ext = {0, 0, tau}, .radius = r2};
+    PAR_TRY(MPI_COMM_WORLD, laws_sim_create(2, "rolling", &pair, DT, zero, &sim));
+    PAR_TRY(MPI_COMM_WORLD, laws_add_body(sim, 0, &fixed));
+    PAR_TRY(MPI_COMM_WORLD, laws_add_body(sim, 1, &free));
+    PAR_TRY(MPI_COMM_WORLD, moreau_sim_setup(sim, 1e-9));
+    for (int step = 1; step <= (above ? 1 : 100); step++) {
+      PAR_TRY(moreau_sim_comm(sim), moreau_sim_step(sim));
+      moreau_body b = laws_body_get(sim, 1);
+      laws_contact c = laws_contact_get(sim, 0, 1);
+      ck_assert_msg(c.found == 1, "the disks are not in contact");
+      if (!above) {
+        worst = fmax(worst, fabs(c.state[0] + tau) / tau_c + fabs(c.force[0] - F) / F +
+                                (fabs(b.v[0]) + fabs(b.v[1]) + fabs(b.w[2] * r2)) / (F * DT / (1.0 / b.inv_mass)));
+      } else {
+        double m = 1.0 / b.inv_mass, w = (tau - tau_c) * DT / (1.5 * m * r2 * r2);
+        worst = fabs(b.w[2] - w) / w + fabs(b.v[1] - w * r2) / (w * r2) + fabs(c.state[0] + tau_c) / tau_c;
+      }
+    }
+    if (par_rank(MPI_COMM_WORLD) == 0)
+      printf("2D pair, tau = %.2f tau_c (r* = %.4g): error %.2g\n", tau / tau_c, r_star, worst);
+    ck_assert_msg(worst < 1e-9, "tau = %.2f tau_c: the motion deviates by %g (relative)", tau / tau_c, worst);
+    PAR_TRY(MPI_COMM_WORLD, moreau_sim_destroy(&sim));
+  }
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
   int status;
@@ -116,6 +162,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, test_incline_rolling_friction);
   tcase_add_test(tc, test_rolling_stops);
   tcase_add_test(tc, test_torsion_stops);
+  tcase_add_test(tc, test_pair_rolling_threshold);
   suite_add_tcase(s, tc);
   status = par_run_suite(MPI_COMM_WORLD, s, NULL);
   MPI_Finalize();
