@@ -255,9 +255,12 @@ static double tension_above(const moreau_sim *sim, int k)
 }
 
 /* f_c = 2 N m g: every bond holds; the tension above disk k is (N - k) m g
- * (disks k to N - 1 hang from it), to the NLGS tolerance (1e-10 on the
- * impulse changes of a chain of N contacts, checked at 1e-7 of N m g). The
- * column stays where it is. */
+ * (disks k to N - 1 hang from it), to the NLGS tolerance: the solve stops
+ * when a sweep changes the impulses by 1e-10 of their size, and a chain of N
+ * contacts contracts by only 1 - O(1 / N^2) per sweep, so the error left is
+ * up to N^2 = 225 times the last change (2e-8 of N m g measured); checked at
+ * 1e-6 of N m g, the static-force accuracy of these tests. The column stays
+ * where it is. */
 START_TEST(test_hanging_column_holds)
 {
   const int n = 15;
@@ -271,7 +274,7 @@ START_TEST(test_hanging_column_holds)
       worst = fmax(worst, fabs(tension_above(sim, k) - (n - k) * m * g) / (n * m * g));
   }
   if (par_rank(MPI_COMM_WORLD) == 0) printf("hanging column: worst tension error %.3g of N m g\n", worst);
-  ck_assert_msg(worst < 1e-7, "the tensions deviate from (N - k) m g by %g of N m g", worst);
+  ck_assert_msg(worst < 1e-6, "the tensions deviate from (N - k) m g by %g of N m g", worst);
   for (int k = 0; k < n; k++) {
     moreau_body b = laws_body_get(sim, k);
     ck_assert_msg(fabs(b.x[1] - (-R - 2 * R * k)) < 1e-9 * R, "disk %d moved to y = %.17g", k, b.x[1]);
@@ -293,9 +296,9 @@ START_TEST(test_hanging_column_breaks)
   const double m = M_PI * R * R, f_c = (n - 0.5) * m * g;
   double v_prev[15];
   moreau_sim *sim = hanging_column(n, f_c, dt);
-  /* Bonds at zero load keep round-off impulses that the relative change
-   * cannot bring below 1e-10 (see the report of this test): cap the
-   * sweeps, the checks do not depend on it. */
+  /* The falling column's bonds are at zero load, which the solve does not
+   * converge on (test_free_bonds_converge): cap the sweeps; the checks
+   * read the motion, not the convergence flag. */
   moreau_nlgs_set_iterations(moreau_sim_nlgs(sim), 1, 5000);
   PAR_TRY(moreau_sim_comm(sim), moreau_sim_step(sim));
   ck_assert_msg(fabs(tension_above(sim, 0) - f_c) < 1e-9 * f_c, "first step: the ceiling bond pulls with %.17g, f_c %g",
@@ -303,10 +306,10 @@ START_TEST(test_hanging_column_breaks)
   for (int k = 0; k < n; k++) {
     moreau_body b = laws_body_get(sim, k);
     double expected = -(g - f_c / (n * m)) * dt;
-    /* The first solve starts cold, and a chain converges slowly (N^2
-     * sweeps): 1e-10 on the impulse changes leaves about 1e-8 of g dt on the
-     * velocities; the same 1e-7 of the load scale as the holding column. */
-    ck_assert_msg(fabs(b.v[1] - expected) < 1e-7 * g * dt, "first step: disk %d falls at %.17g, expected %.17g", k,
+    /* The first solve starts cold, and a chain converges slowly: the same
+     * 1e-6 of the load scale (here g dt) as the holding column (1e-8
+     * measured). */
+    ck_assert_msg(fabs(b.v[1] - expected) < 1e-6 * g * dt, "first step: disk %d falls at %.17g, expected %.17g", k,
                   b.v[1], expected);
     v_prev[k] = b.v[1];
   }
@@ -322,17 +325,51 @@ START_TEST(test_hanging_column_breaks)
       v_prev[k] = b.v[1];
       if (pulled) continue;
       /* The inner bonds' warm start is the tension of the pulled steps,
-       * which the solve removes to its tolerance: 1e-7 of the load scale. */
-      ck_assert_msg(fabs(a + g) < 1e-7 * g, "step %d: disk %d accelerates at %.17g, expected -g", step, k, a);
-      ck_assert_msg(fabs(b.v[1] - v_prev[0]) < 1e-7 * g * dt, "step %d: disk %d falls at %.17g, disk 0 at %.17g", step,
+       * which the solve removes to its tolerance: 1e-6 of the load scale. */
+      ck_assert_msg(fabs(a + g) < 1e-6 * g, "step %d: disk %d accelerates at %.17g, expected -g", step, k, a);
+      ck_assert_msg(fabs(b.v[1] - v_prev[0]) < 1e-6 * g * dt, "step %d: disk %d falls at %.17g, disk 0 at %.17g", step,
                     k, b.v[1], v_prev[0]);
       if (k > 0)
-        ck_assert_msg(fabs(tension_above(sim, k)) < 1e-7 * n * m * g, "step %d: inner bond %d carries %g", step, k,
+        ck_assert_msg(fabs(tension_above(sim, k)) < 1e-6 * n * m * g, "step %d: inner bond %d carries %g", step, k,
                       tension_above(sim, k));
     }
     /* The bond tolerance is 1e-6 r: the gap passes it within a few steps. */
     ck_assert_msg(!pulled || step < 5, "step %d: the ceiling still pulls", step);
   }
+  PAR_TRY(MPI_COMM_WORLD, moreau_sim_destroy(&sim));
+}
+END_TEST
+
+/* A bonded chain of three disks flying freely (no gravity, no external
+ * force, velocity (0.3, 0.2)) carries no load, and a solve should find that
+ * in a few sweeps, as signorini_coulomb does in one. This fails with the
+ * current law: the bonded solve works on the shifted impulse p_n + f_c dt,
+ * so a bond at zero load keeps impulses of the round-off of f_c dt (and the
+ * closing target turns gaps of round-off into tensions of 1e-10), and the
+ * convergence sums measure the change against |p_n| itself, which these
+ * round-off impulses never bring below 1e-10: each step runs to the sweep
+ * cap. The cap is 200 here, so that the failure is quick. */
+START_TEST(test_free_bonds_converge)
+{
+  const double zero[3] = {0, 0, 0};
+  moreau_pair_law pair = {.mu = 0.5, .f_c = 10.0};
+  moreau_sim *sim = NULL;
+  int worst = 0;
+  PAR_TRY(MPI_COMM_WORLD, laws_sim_create(2, "cohesive", &pair, 1e-3, zero, &sim));
+  moreau_nlgs_set_iterations(moreau_sim_nlgs(sim), 1, 200);
+  for (int k = 0; k < 3; k++) {
+    laws_body b = {.x = {2 * R * k, 0, 0}, .v = {0.3, 0.2, 0}, .radius = R};
+    PAR_TRY(MPI_COMM_WORLD, laws_add_body(sim, k, &b));
+  }
+  PAR_TRY(MPI_COMM_WORLD, moreau_sim_setup(sim, 1e-9));
+  for (int step = 0; step < 20; step++) {
+    PAR_TRY(moreau_sim_comm(sim), moreau_sim_step(sim));
+    const moreau_step_stats *st = moreau_sim_stats(sim);
+    worst = st->solve.iterations > worst ? st->solve.iterations : worst;
+    ck_assert_msg(st->solve.converged, "step %d: %d sweeps without converging (residual %g)", step,
+                  st->solve.iterations, st->solve.residual);
+  }
+  if (par_rank(MPI_COMM_WORLD) == 0) printf("free bonded chain: at most %d sweeps\n", worst);
   PAR_TRY(MPI_COMM_WORLD, moreau_sim_destroy(&sim));
 }
 END_TEST
@@ -351,6 +388,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, test_range_stretched_bond);
   tcase_add_test(tc, test_hanging_column_holds);
   tcase_add_test(tc, test_hanging_column_breaks);
+  tcase_add_test(tc, test_free_bonds_converge);
   suite_add_tcase(s, tc);
   status = par_run_suite(MPI_COMM_WORLD, s, NULL);
   MPI_Finalize();
