@@ -4,9 +4,9 @@
 # snapshot one compression per confining pressure, the Mohr-Coulomb fit of
 # the peak states (eq 5) and the unconfined cohesion (eq 6).
 #
-#   tools/biaxial.sh [-moreau build/moreau] [-runs runs/biaxial] [-n 2] [-bodies 400]
+#   tools/biaxial.sh [-moreau build/moreau] [-mpiexec mpiexec] [-runs runs/biaxial] [-n 2] [-bodies 400]
 #                    [-cohesion 50] [-mu 0.4] [-pressures 500,1000,2000] [-strain 0.1]
-#                    [-rate 0.2] [-- MORE_OPTIONS]
+#                    [-rate 0.02] [-- MORE_OPTIONS]
 #
 # Stage 1 (RUNS/compaction): -bodies disks (radii uniform +-30%) placed at
 # random in the unit box, compacted without friction, cohesion or gravity by
@@ -15,8 +15,9 @@
 # (-cohesion f_c, -mu, frictionless and cohesionless walls), the right wall
 # pushed by the confining pressure P (0: unconfined, the wall removed), the
 # top wall moved down at the axial strain rate -rate to axial strain
-# -strain; q/p, p and the volume are the analysis columns of
-# timeseries.csv. Then tools/biaxial_fit.py writes RUNS/biaxial.csv (the
+# -strain (the default 0.02 keeps the inertial number I = rate d sqrt(rho / p)
+# near 1e-3 at the middle pressure); q/p, p and the volume are the analysis
+# columns of timeseries.csv, each row the mean of its 50 steps. Then tools/biaxial_fit.py writes RUNS/biaxial.csv (the
 # peak state of each run), RUNS/fit.txt (phi, c, and c^u from the unconfined
 # run) and RUNS/biaxial.png (q/p and volumetric strain against axial strain).
 set -euo pipefail
@@ -26,11 +27,12 @@ die() {
   exit 2
 }
 
-moreau=build/moreau runs=runs/biaxial ranks=2 bodies=400 cohesion=50 mu=0.4
-pressures=500,1000,2000 strain=0.1 rate=0.2 more=()
+moreau=build/moreau mpiexec=mpiexec runs=runs/biaxial ranks=2 bodies=400 cohesion=50 mu=0.4
+pressures=500,1000,2000 strain=0.1 rate=0.02 more=()
 while [ $# -gt 0 ]; do
   case $1 in
   -moreau) moreau=${2:?-moreau needs a path}; shift 2 ;;
+  -mpiexec) mpiexec=${2:?-mpiexec needs a program}; shift 2 ;;
   -runs) runs=${2:?-runs needs a directory}; shift 2 ;;
   -n) ranks=${2:?-n needs a rank count}; shift 2 ;;
   -bodies) bodies=${2:?-bodies needs a count}; shift 2 ;;
@@ -54,7 +56,7 @@ for p in "${plist[@]}"; do
 done
 [ $positive -ge 2 ] || die "-pressures needs two positive pressures for the Mohr-Coulomb fit"
 mkdir -p "$runs"
-run() { mpiexec -n "$ranks" "$moreau" "$@"; }
+run() { "$mpiexec" -n "$ranks" "$moreau" "$@"; }
 
 # The walls: floor and left fixed; right (2) and top (3) moving. Walls are
 # material 1, frictionless and without cohesion.
@@ -89,7 +91,7 @@ for p in "${plist[@]}"; do
   run -particles_file "$snapshot" -overlap_tol 0.25 -gravity 0,0 -law cohesive -cohesion "$cohesion" -mu "$mu" \
     -pair_law 0,1,0,0,0 -pair_cohesion 0,1,0,0 "${walls[@]}" "${side[@]}" -wall${top}_material 1 \
     -wall${top}_point "0,$height" -wall${top}_normal 0,-1 -wall${top}_mode velocity -wall${top}_velocity "0,-$speed" \
-    -t_end "$t_end" -output_every 10 -snapshot_every 0 -status_every 0 \
+    -t_end "$t_end" -output_every 50 -analysis_every 1 -snapshot_every 0 -status_every 0 \
     -output_dir "$dir" -overwrite true "${more[@]}" >"$dir.out"
 done
 /usr/bin/python3 "$here/biaxial_fit.py" "$runs" --pressures "$pressures"

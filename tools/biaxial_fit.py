@@ -5,7 +5,9 @@
 For each run RUNS/p_<P>/timeseries.csv: the axial strain eps = (H0 - H) / H0
 from the top wall (wall3_y, wall2_y when unconfined), the volumetric strain from the packing fraction,
 eps_v = phi0 / phi - 1 (dilation > 0), and q/p, p, q from the analysis
-columns. The peak state of a confined run is the row of largest q; the fit
+columns. The peak state of a confined run is the row of largest q after the
+start (axial strain above 0.5%: the wall's start is an impulse), q and p
+averaged over that row and its two neighbours on each side; the fit
 of eq 5, q = p sin(phi) + c cos(phi), is the least-squares line through the
 peaks of the confined runs. An unconfined run (P = 0) gives the rupture
 stress sigma_yy^rupt (its largest sigma_yy) and eq 6,
@@ -39,6 +41,15 @@ def read_run(path):
     return run
 
 
+def running_mean(x, half):
+    """Mean over the window [i - half, i + half], clipped at the ends."""
+    out = []
+    for i in range(len(x)):
+        w = x[max(0, i - half):i + half + 1]
+        out.append(sum(w) / len(w))
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("runs")
@@ -56,10 +67,15 @@ def main():
     table = []
     for label in labels:
         r = runs[label]
-        k = max(range(len(r["q"])), key=lambda i: r["q"][i])
-        table.append({"pressure": float(label), "p_peak": r["p"][k], "q_peak": r["q"][k],
-                      "q_over_p_peak": r["q_over_p"][k], "eps_peak": r["eps"][k],
-                      "sigma_yy_max": max(r["syy"]), "eps_v_end": r["eps_v"][-1]})
+        smooth = {key: running_mean(r[key], 2) for key in ("p", "q", "syy")}
+        rows = [i for i in range(len(r["eps"])) if r["eps"][i] > 0.005]
+        if not rows:
+            sys.exit(f"biaxial_fit.py: error: run p_{label} ends before 0.5% axial strain")
+        k = max(rows, key=lambda i: smooth["q"][i])
+        p, q = smooth["p"][k], smooth["q"][k]
+        table.append({"pressure": float(label), "p_peak": p, "q_peak": q, "q_over_p_peak": q / p if p > 0 else 0.0,
+                      "eps_peak": r["eps"][k], "sigma_yy_max": max(smooth["syy"][i] for i in rows),
+                      "eps_v_end": r["eps_v"][-1]})
     with open(os.path.join(a.runs, "biaxial.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(table[0]))
         w.writeheader()

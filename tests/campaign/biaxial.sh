@@ -1,0 +1,77 @@
+#!/bin/sh
+# tools/biaxial.sh and tools/biaxial_fit.py: (1) the fit on made-up runs whose
+# peaks lie on q = p sin(phi) + c cos(phi) with phi = 25 degrees, c = 100,
+# and an unconfined run of rupture stress 800 (eq 6: c^u = 400 (1 - sin phi)
+# / cos phi), against those values; (2) the whole campaign on a tiny packing
+# (60 disks, 2% axial strain) on 2 ranks: it runs, and the fit and the plot
+# are written.
+# usage: biaxial.sh MOREAU WORKDIR TOOLS MPIEXEC
+set -eu
+moreau=$1 work=$2 tools=$3 mpiexec=$4
+py=/usr/bin/python3
+[ -x $py ] || py=python3
+rm -rf "$work"
+mkdir -p "$work/fake"
+$py - "$work/fake" <<'PY'
+import math, os, sys
+root = sys.argv[1]
+phi, c = math.radians(25.0), 100.0
+cols = "time,wall2_y,wall3_y,packing_fraction,p,q,q_over_p,stress_yy"
+for label, p_peak in (("0", 0.0), ("500", 500.0), ("1000", 1000.0), ("2000", 2000.0)):
+    os.makedirs(f"{root}/p_{label}")
+    with open(f"{root}/p_{label}/timeseries.csv", "w") as f:
+        f.write(cols + "\n")
+        for i in range(40):
+            eps = 0.001 * i
+            # a peak at row 20, flat over +-3 rows so the running mean keeps it
+            if label == "0":
+                syy = 800.0 if 17 <= i <= 23 else 300.0
+                p, q = syy / 2, syy / 2
+            else:
+                p = p_peak
+                q = p * math.sin(phi) + c * math.cos(phi) if 17 <= i <= 23 else 0.3 * p
+                syy = p + q
+            h = 1.0 - eps
+            f.write(f"{i},{h},{h},0.8,{p},{q},{q / p},{syy}\n")
+PY
+$py "$tools/biaxial_fit.py" "$work/fake" --pressures 0,500,1000,2000 --no-plot >"$work/fake.out"
+$py - "$work/fake/fit.txt" <<'PY'
+import math, sys
+fit = dict(line.split() for line in open(sys.argv[1]))
+phi = math.radians(25.0)
+want = {"phi_deg": 25.0, "c": 100.0, "c_unconfined": 400.0 * (1 - math.sin(phi)) / math.cos(phi)}
+for key, value in want.items():
+    got = float(fit[key])
+    if abs(got - value) > 1e-6 * abs(value):
+        sys.exit(f"biaxial fit: {key} = {got}, expected {value}")
+PY
+# A fit needs two confined runs.
+if $py "$tools/biaxial_fit.py" "$work/fake" --pressures 0,500 --no-plot 2>"$work/one.err"; then
+  echo "biaxial fit: one confined run was accepted" >&2
+  exit 1
+fi
+grep -q "two confined runs" "$work/one.err"
+# The whole campaign, tiny.
+bash "$tools/biaxial.sh" -moreau "$moreau" -mpiexec "$mpiexec" -runs "$work/runs" -n 2 -bodies 60 -strain 0.02 -rate 0.5 \
+  -pressures 0,500,1000 >"$work/campaign.out" 2>&1 || {
+  cat "$work/campaign.out" >&2
+  exit 1
+}
+for f in biaxial.csv fit.txt biaxial.png compaction/timeseries.csv p_0/timeseries.csv p_1000/timeseries.csv; do
+  [ -s "$work/runs/$f" ] || {
+    echo "biaxial campaign: no $f" >&2
+    exit 1
+  }
+done
+grep -q "^phi_deg " "$work/runs/fit.txt"
+grep -q "^c_unconfined " "$work/runs/fit.txt"
+# Bad arguments: one line, exit 2.
+set +e
+bash "$tools/biaxial.sh" -moreau "$moreau" -pressures 500 2>"$work/bad.err"
+rc=$?
+set -e
+[ $rc -eq 2 ] && [ "$(wc -l <"$work/bad.err")" -eq 1 ] || {
+  echo "biaxial.sh with one pressure: exit $rc, $(cat "$work/bad.err")" >&2
+  exit 1
+}
+echo "biaxial: fit and campaign pass"
