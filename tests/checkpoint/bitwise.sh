@@ -1,4 +1,4 @@
-# bash bitwise.sh MOREAU WORKDIR MPIEXEC NP [mid|-] [sheared]
+# bash bitwise.sh MOREAU WORKDIR MPIEXEC NP [mid|-] [sheared|rolling|static|cohesive]
 #
 # A restart on the same rank count continues the run bit for bit: N steps
 # straight against N/2 steps then `-restart auto -steps N`. The final
@@ -10,11 +10,19 @@
 # again, and the end is again the same. With "sheared", the scene is a dense
 # periodic packing sheared by Lees-Edwards images under pressure control
 # (the images' offset and the box's length rate must continue exactly).
+# With "rolling", "static" or "cohesive", the pile runs with that contact
+# law: its per-contact state (the contact torque, the sliding flag) is part
+# of /history and must continue exactly too.
 # shellcheck source=tests/checkpoint/lib.sh
 . "$(dirname "$0")/lib.sh"
 np=$1 mid=${2:-} sheared=${3:-}
 N=800 H=400 EVERY=5
-[ "$sheared" = sheared ] && SCENE="$SCENE -gen_box 0,0,12,12 -gen_polydispersity 0.05 -gravity 0,0 -lees_edwards 2 -pressure 1000"
+case $sheared in
+sheared) SCENE="$SCENE -gen_box 0,0,12,12 -gen_polydispersity 0.05 -gravity 0,0 -lees_edwards 2 -pressure 1000" ;;
+rolling) SCENE="$SCENE -law rolling -mu_roll 0.05" ;;
+static) SCENE="$SCENE -law static_dynamic -mu_s 0.6" ;;
+cohesive) SCENE="$SCENE -law cohesive -cohesion 20 -cohesion_range 0.001" ;;
+esac
 opts="$SCENE -output_every $EVERY"
 
 # shellcheck disable=SC2086
