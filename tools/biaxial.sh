@@ -9,9 +9,12 @@
 #                    [-rate 0.02] [-- MORE_OPTIONS]
 #
 # Stage 1 (RUNS/compaction): -bodies disks (radii uniform +-30%) placed at
-# random in the unit box, compacted without friction, cohesion or gravity by
-# the right and top walls under the middle pressure, as in the paper's
-# preparation. Stage 2 (RUNS/p_<P>): from that snapshot, the law `cohesive`
+# random in the unit box, compacted without friction or gravity by the right
+# and top walls under the middle pressure, as in the paper's preparation,
+# with the cohesion already on: the contacts the compaction makes are then
+# bonds (a bond is a touching contact, and a loaded bond's gap is held
+# shut), where a cohesionless compaction leaves most of them open by
+# rounding and the unconfined sample falls apart. Stage 2 (RUNS/p_<P>): from that snapshot, the law `cohesive`
 # (-cohesion f_c, -mu, frictionless and cohesionless walls), the right wall
 # pushed by the confining pressure P (0: unconfined, the wall removed), the
 # top wall moved down at the axial strain rate -rate to axial strain
@@ -66,6 +69,7 @@ middle=$(python3 -c "import sys; p = sorted(float(x) for x in sys.argv[1].split(
 
 echo "tools/biaxial.sh: compaction of $bodies disks under $middle"
 run -gen_type random -gen_n "$bodies" -gen_box 0,0,1,1 -gen_fraction 0.6 -gravity 0,0 -mu 0 "${walls[@]}" \
+  -law cohesive -cohesion "$cohesion" -pair_cohesion 0,1,0,0 \
   -wall2_point 1,0 -wall2_normal -1,0 -wall2_mode force -wall2_pressure "$middle" -wall2_mass 1 -wall2_material 1 \
   -wall3_point 0,1 -wall3_normal 0,-1 -wall3_mode force -wall3_pressure "$middle" -wall3_mass 1 -wall3_material 1 \
   -t_end 1 -snapshot_every 0 -status_every 0 -output_dir "$runs/compaction" -overwrite true "${more[@]}" \

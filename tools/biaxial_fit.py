@@ -120,6 +120,7 @@ def main():
         ax[1].plot(r["eps"], r["eps_v"], label=name)
     ax[0].set_xlabel("axial strain")
     ax[0].set_ylabel("q / p")
+    ax[0].set_ylim(0, 1.5)  # an unconfined sample's p falls to 0 as it breaks up
     ax[1].set_xlabel("axial strain")
     ax[1].set_ylabel("volumetric strain (dilation > 0)")
     ps = [t["p_peak"] for t in confined]
