@@ -94,22 +94,29 @@ static void panel_rule(const integrand *f, const gl_rule *g, double a, double b,
 }
 
 /* Adds the integral over [a, b] to acc; tol is the absolute error allowed on
- * this panel, in units of the scales. */
-static void panel_adaptive(const integrand *f, double a, double b, double tol, int depth, double *acc)
+ * this panel, in units of the scales. A component also passes when the rules
+ * agree to rel of its own value: where the integrand is concentrated (a small
+ * slice far from the origin) the panel's share of tol falls below the
+ * rounding of its integrand, and the sum of such errors is at most rel times
+ * the integral of the integrand's modulus, itself below the scale. */
+static void panel_adaptive(const integrand *f, double a, double b, double tol, double rel, int depth, double *acc)
 {
-  double q1[NV_MAX], q2[NV_MAX], err = 0.0;
+  double q1[NV_MAX], q2[NV_MAX];
+  int ok = 1;
   panel_rule(f, f->lo, a, b, q1);
   panel_rule(f, f->hi, a, b, q2);
-  for (int k = 0; k < f->nv; k++)
-    err = fmax(err, fabs(q2[k] - q1[k]) / f->scale[k]);
-  if (err <= tol || depth >= MAX_DEPTH) {
+  for (int k = 0; k < f->nv; k++) {
+    double d = fabs(q2[k] - q1[k]);
+    ok = ok && (d <= tol * f->scale[k] || d <= rel * fabs(q2[k]));
+  }
+  if (ok || depth >= MAX_DEPTH) {
     for (int k = 0; k < f->nv; k++)
       acc[k] += q2[k];
     return;
   }
   double m = 0.5 * (a + b);
-  panel_adaptive(f, a, m, 0.5 * tol, depth + 1, acc);
-  panel_adaptive(f, m, b, 0.5 * tol, depth + 1, acc);
+  panel_adaptive(f, a, m, 0.5 * tol, rel, depth + 1, acc);
+  panel_adaptive(f, m, b, 0.5 * tol, rel, depth + 1, acc);
 }
 
 static int cmp_double(const void *pa, const void *pb)
@@ -127,7 +134,7 @@ static void integrate_panels(const integrand *f, double *bp, int nb, double tol,
   for (int k = 0; k < f->nv; k++)
     acc[k] = 0.0;
   for (int i = 0; i + 1 < nb; i++)
-    if (bp[i + 1] > bp[i]) panel_adaptive(f, bp[i], bp[i + 1], tol * (bp[i + 1] - bp[i]) / width, 0, acc);
+    if (bp[i + 1] > bp[i]) panel_adaptive(f, bp[i], bp[i + 1], tol * (bp[i + 1] - bp[i]) / width, tol, 0, acc);
 }
 
 /* The two intersection points of circles (a, ra) and (b, rb) in the plane,

@@ -106,15 +106,16 @@ static void jacobi3(double a[3][3], double tiny, double lambda[3], double v[3][3
  * (row-major, det +1) and its quaternion q (w, x, y, z). */
 static void principal_frame(const double inertia[9], double p[3], double R[9], double q[4])
 {
-  double a[3][3], v[3][3], tr = inertia[0] + inertia[4] + inertia[8];
+  double a[3][3], v[3][3], tiny = 1e-11 * (inertia[0] + inertia[4] + inertia[8]);
   int order[3] = {0, 1, 2};
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++)
       a[i][j] = 0.5 * (inertia[3 * i + j] + inertia[3 * j + i]);
-  jacobi3(a, 1e-11 * tr, p, v);
-  /* Sort ascending, stably: a diagonal tensor keeps axes in their order. */
+  jacobi3(a, tiny, p, v);
+  /* Sort ascending, leaving moments equal to within tiny in their order, so
+   * that a diagonal tensor keeps its axes. */
   for (int i = 1; i < 3; i++)
-    for (int j = i; j > 0 && p[order[j]] < p[order[j - 1]]; j--) {
+    for (int j = i; j > 0 && p[order[j]] < p[order[j - 1]] - tiny; j--) {
       int o = order[j];
       order[j] = order[j - 1];
       order[j - 1] = o;
