@@ -33,9 +33,9 @@ typedef struct {
  * (about the centroid, that frame), principal[3s..] (3D: the principal moments,
  * ascending; 2D: inertia xx, yy and the polar moment in the translated frame),
  * axes[9s..] (row-major rotation R whose columns are the principal axes in the
- * given frame, det R = +1; identity in 2D; off-diagonal terms and differences
- * of moments below 1e-11 of the trace count as zero, so a symmetric cluster
- * keeps the given axes rather than axes turned by quadrature noise) and the
+ * given frame, det R = +1; identity in 2D; moments within 1e-11 of the trace
+ * of each other with a coupling below that count as equal, so a symmetric
+ * cluster keeps the given axes rather than axes turned by quadrature noise) and the
  * same rotation as a unit
  * quaternion q[4s..] (w, x, y, z) like the bodies' orientations, and
  * bounding[s], the radius about the centroid of the smallest ball centred there

@@ -204,7 +204,7 @@ static void eval2d(void *ctx, double x, double *out)
 
 /* Moments about the origin of the union of n disks, out[6] =
  * (A, int x, int y, int x^2, int x y, int y^2). bp is scratch of
- * 2 n + 2 n (n - 1), lo and hi of n. */
+ * 2 n + n (n - 1), lo and hi of n. */
 static void moments2d(int n, const double *c, const double *r, const gl_rule *g_lo, const gl_rule *g_hi, double tol,
                       double *bp, double *lo, double *hi, double *out)
 {
@@ -359,10 +359,11 @@ moreau_err moreau_shape_union_mass(int dim, int n, const double *offsets, const 
     ref[k] /= wsum;
 
   double *c = NULL, *scratch = NULL, mom[10] = {0.0};
-  size_t nbp = (size_t)(2 * n + 2 * n * (n - 1) + (dim == 3 ? n * (n - 1) * (n - 2) / 3 : 0));
+  /* Breakpoints: two per contactor, two per pair and in 3D two per triple;
+   * the slices of 3D need those of 2D beside. */
+  size_t nn = (size_t)n, nbp2 = 2 * nn + nn * (nn - 1), nbp = nbp2 + (dim == 3 ? nn * (nn - 1) * (nn - 2) / 3 : 0);
   MOREAU_CALL(moreau_malloc(sizeof(double) * (size_t)(dim * n), &c));
-  moreau_err err =
-      moreau_malloc(sizeof(double) * (nbp + (size_t)(3 * n) + (size_t)(2 * n * (n + 1) + 2 * n)), &scratch);
+  moreau_err err = moreau_malloc(sizeof(double) * (nbp + 5 * nn + nbp2), &scratch);
   if (err) {
     moreau_free(&c);
     MOREAU_CALL(err);

@@ -62,11 +62,12 @@ static moreau_err reserve(moreau_shapes *t, moreau_lid n_shapes, moreau_lid n_co
 
 /* Eigen-decomposition of a symmetric 3x3 matrix a (destroyed) by cyclic
  * Jacobi rotations: a = V diag(lambda) V^T, V's columns the eigenvectors.
- * Off-diagonal entries below tiny are taken as zero, so that a tensor that
- * is diagonal up to the quadrature error (symmetric clusters, degenerate
- * moments) keeps the given axes instead of turning by an angle made of
- * noise. */
-static void jacobi3(double a[3][3], double tiny, double lambda[3], double v[3][3])
+ * A pair whose off-diagonal entry and difference of diagonal entries are
+ * both below tiny (the quadrature's noise) is left alone: its rotation angle
+ * would be made of noise, and any axes of a degenerate pair are principal,
+ * so a symmetric cluster keeps the given axes. Other pairs are rotated until
+ * the off-diagonal entry is at rounding level (zero). */
+static void jacobi3(double a[3][3], double tiny, double zero, double lambda[3], double v[3][3])
 {
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++)
@@ -75,7 +76,7 @@ static void jacobi3(double a[3][3], double tiny, double lambda[3], double v[3][3
     int rotated = 0;
     for (int p = 0; p < 2; p++)
       for (int q = p + 1; q < 3; q++) {
-        if (fabs(a[p][q]) <= tiny) continue;
+        if (fabs(a[p][q]) <= zero || (fabs(a[p][q]) <= tiny && fabs(a[q][q] - a[p][p]) <= tiny)) continue;
         rotated = 1;
         double theta = 0.5 * (a[q][q] - a[p][p]) / a[p][q];
         double t = (theta >= 0.0 ? 1.0 : -1.0) / (fabs(theta) + sqrt(theta * theta + 1.0));
@@ -106,12 +107,12 @@ static void jacobi3(double a[3][3], double tiny, double lambda[3], double v[3][3
  * (row-major, det +1) and its quaternion q (w, x, y, z). */
 static void principal_frame(const double inertia[9], double p[3], double R[9], double q[4])
 {
-  double a[3][3], v[3][3], tiny = 1e-11 * (inertia[0] + inertia[4] + inertia[8]);
+  double a[3][3], v[3][3], tr = inertia[0] + inertia[4] + inertia[8], tiny = 1e-11 * tr;
   int order[3] = {0, 1, 2};
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++)
       a[i][j] = 0.5 * (inertia[3 * i + j] + inertia[3 * j + i]);
-  jacobi3(a, tiny, p, v);
+  jacobi3(a, tiny, 1e-16 * tr, p, v);
   /* Sort ascending, leaving moments equal to within tiny in their order, so
    * that a diagonal tensor keeps its axes. */
   for (int i = 1; i < 3; i++)
@@ -164,8 +165,8 @@ static void principal_frame(const double inertia[9], double p[3], double R[9], d
 moreau_err moreau_shapes_add(moreau_shapes *t, int n, const double *offsets, const double *radii, moreau_lid *shape_id)
 {
   moreau_shape_mass m;
-  MOREAU_CHECK(n >= 1 && n <= INT32_MAX - t->n_contactors, MOREAU_ERR_INPUT,
-               "a shape needs at least one contactor, got %d", n);
+  MOREAU_CHECK(n <= INT32_MAX - t->n_contactors && t->n_shapes < INT32_MAX, MOREAU_ERR_INPUT,
+               "shapes table full: %d contactors in %d shapes", (int)t->n_contactors, (int)t->n_shapes);
   MOREAU_CALL(moreau_shape_union_mass(t->dim, n, offsets, radii, &m));
   MOREAU_CALL(reserve(t, t->n_shapes + 1, t->n_contactors + n));
   moreau_lid s = t->n_shapes, c0 = t->n_contactors;
