@@ -14,7 +14,8 @@
  * the plane, whose union's 2D moments in (y, z) come from the 2D routine;
  * the x panels end at the spheres' x-extents, the x-extents of the pairwise
  * intersection circles and the x of triple intersection points (where the
- * arrangement of the slice changes).
+ * arrangement of the slice changes), leaving out the points buried inside
+ * another contactor (no feature of the union's boundary there).
  * Each panel compares rules of N and 2N points and bisects until they agree,
  * which also catches what the breakpoints miss (near-tangencies).
  * Moments are taken about a reference point near the centroid so that the
@@ -152,6 +153,22 @@ static int circle_intersections(const double a[2], double ra, const double b[2],
   return 1;
 }
 
+/* Whether point p lies inside a contactor other than i, j and k (centres of
+ * stride dim): there the union's boundary has no feature, so the point makes
+ * no breakpoint. The margin keeps points on another surface, which cost only
+ * a panel. */
+static int buried(int dim, const double *p, int n, const double *c, const double *r, int i, int j, int k)
+{
+  for (int l = 0; l < n; l++) {
+    if (l == i || l == j || l == k) continue;
+    double d2 = 0.0;
+    for (int m = 0; m < dim; m++)
+      d2 += (p[m] - c[dim * l + m]) * (p[m] - c[dim * l + m]);
+    if (d2 < r[l] * r[l] * (1.0 - 1e-10)) return 1;
+  }
+  return 0;
+}
+
 /* ---- 2D ---- */
 
 typedef struct {
@@ -219,10 +236,9 @@ static void moments2d(int n, const double *c, const double *r, const gl_rule *g_
   for (int i = 0; i < n; i++)
     for (int j = i + 1; j < n; j++) {
       double p[2][2];
-      if (circle_intersections(c + 2 * i, r[i], c + 2 * j, r[j], p)) {
-        bp[nb++] = p[0][0];
-        bp[nb++] = p[1][0];
-      }
+      if (circle_intersections(c + 2 * i, r[i], c + 2 * j, r[j], p))
+        for (int k = 0; k < 2; k++)
+          if (!buried(2, p[k], n, c, r, i, j, -1)) bp[nb++] = p[k][0];
     }
   const double scale[6] = {a, a * ext, a * ext, a * ext * ext, a * ext * ext, a * ext * ext};
   union2d u = {n, c, r, lo, hi};
@@ -269,9 +285,9 @@ static void eval3d(void *ctx, double x, double *out)
 
 static double dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
-/* The x of the (up to two) points where three spheres meet. */
-static int triple_points_x(const double *p1, double r1, const double *p2, double r2, const double *p3, double r3,
-                           double xs[2])
+/* The (up to two) points where three spheres meet. */
+static int triple_points(const double *p1, double r1, const double *p2, double r2, const double *p3, double r3,
+                         double pts[2][3])
 {
   double ex[3], ey[3], ez[3], d13[3], d, i, j;
   for (int k = 0; k < 3; k++) {
@@ -296,9 +312,11 @@ static int triple_points_x(const double *p1, double r1, const double *p2, double
   double y = (r1 * r1 - r3 * r3 + i * i + j * j) / (2.0 * j) - i * x / j;
   double z2 = r1 * r1 - x * x - y * y;
   if (!(z2 >= 0.0)) return 0;
-  double z = sqrt(z2), base = p1[0] + x * ex[0] + y * ey[0];
-  xs[0] = base + z * ez[0];
-  xs[1] = base - z * ez[0];
+  double z = sqrt(z2);
+  for (int k = 0; k < 3; k++) {
+    pts[0][k] = p1[k] + x * ex[k] + y * ey[k] + z * ez[k];
+    pts[1][k] = p1[k] + x * ex[k] + y * ey[k] - z * ez[k];
+  }
   return 2;
 }
 
@@ -320,14 +338,25 @@ static void moments3d(int n, const double *c, const double *r, const gl_rule *g_
         e[k] = c[3 * j + k] - c[3 * i + k];
       d = sqrt(dot3(e, e));
       if (!(d < r[i] + r[j]) || !(d > fabs(r[i] - r[j]))) continue;
-      /* The intersection circle: centre at s along e from sphere i, radius h,
-       * in the plane normal to e; its x-extent is h sin(angle(e, x)). */
+      /* The intersection circle: centre m at s along e from sphere i,
+       * radius h, in the plane normal to e; its extreme points in x are
+       * m +- h w / |w|, w the part of the x axis normal to e. */
       double s = (d * d + r[i] * r[i] - r[j] * r[j]) / (2.0 * d), h = sqrt(fmax(0.0, (r[i] - s) * (r[i] + s)));
-      double mx = c[3 * i] + s * e[0] / d, ux = e[0] / d, hx = h * sqrt(fmax(0.0, 1.0 - ux * ux));
-      bp[nb++] = mx - hx;
-      bp[nb++] = mx + hx;
-      for (int k = j + 1; k < n; k++)
-        nb += triple_points_x(c + 3 * i, r[i], c + 3 * j, r[j], c + 3 * k, r[k], bp + nb);
+      double m[3], w[3], ux = e[0] / d, wn = sqrt(fmax(0.0, 1.0 - ux * ux));
+      for (int k = 0; k < 3; k++) {
+        m[k] = c[3 * i + k] + s * e[k] / d;
+        w[k] = ((k == 0) - ux * e[k] / d) / (wn > 0.0 ? wn : 1.0);
+      }
+      for (int sign = -1; sign <= 1; sign += 2) {
+        double q[3] = {m[0] + sign * h * w[0], m[1] + sign * h * w[1], m[2] + sign * h * w[2]};
+        if (!(wn > 0.0) || !buried(3, q, n, c, r, i, j, -1)) bp[nb++] = q[0];
+      }
+      for (int k = j + 1; k < n; k++) {
+        double q[2][3];
+        int np = triple_points(c + 3 * i, r[i], c + 3 * j, r[j], c + 3 * k, r[k], q);
+        for (int t = 0; t < np; t++)
+          if (!buried(3, q[t], n, c, r, i, j, k)) bp[nb++] = q[t][0];
+      }
     }
   const double l = ext, l2 = ext * ext;
   const double scale[10] = {v, v * l, v * l, v * l, v * l2, v * l2, v * l2, v * l2, v * l2, v * l2};
