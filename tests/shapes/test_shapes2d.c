@@ -188,10 +188,16 @@ END_TEST
 START_TEST(test_nested_tangent_apart)
 {
   moreau_shape_mass m;
-  const double nested[6] = {0.0, 0.0, 0.0, 0.3, -0.2, 0.0}, rn[2] = {1.0, 0.5};
-  ck_assert_int_eq(moreau_shape_union_mass(2, 2, nested, rn, &m), MOREAU_SUCCESS);
-  ck_assert(REL(m.measure, M_PI) < 1e-12 && hypot(m.centroid[0], m.centroid[1]) < 1e-12);
-  ck_assert(REL(m.inertia[8], 0.5 * M_PI) < 1e-12);
+  /* One disk inside a larger one; then four more that overlap each other
+   * inside it, one touching it from inside: the union is the large disk. */
+  const double nested[18] = {0.0, 0.0, 0.0, 0.3,  -0.2, 0.0, -0.3, 0.2, 0.0,
+                             0.1, 0.4, 0.0, -0.2, -0.3, 0.0, 0.6,  0.0, 0.0};
+  const double rn[6] = {1.0, 0.5, 0.6, 0.5, 0.55, 0.4};
+  for (int n = 2; n <= 6; n += 4) {
+    ck_assert_int_eq(moreau_shape_union_mass(2, n, nested, rn, &m), MOREAU_SUCCESS);
+    ck_assert(REL(m.measure, M_PI) < 1e-12 && hypot(m.centroid[0], m.centroid[1]) < 1e-12);
+    ck_assert(REL(m.inertia[8], 0.5 * M_PI) < 1e-12);
+  }
   /* Tangent (1 + 0.5 = 1.5 apart) and apart (3 apart), along a slant. */
   const double dists[2] = {1.5, 3.0};
   for (int k = 0; k < 2; k++) {

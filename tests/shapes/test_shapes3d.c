@@ -96,14 +96,20 @@ START_TEST(test_single_sphere)
   ck_assert(memcmp(m.centroid, c, sizeof(c)) == 0);
   for (int i = 0; i < 9; i++)
     ck_assert(i % 4 == 0 ? REL(m.inertia[i], 0.4 * v * r * r) < 1e-15 : m.inertia[i] == 0.0);
-  /* The same through the quadrature: a sphere nested in a larger one. */
-  const double c2[6] = {0.0, 0.0, 0.0, 0.2, -0.1, 0.3}, r2[2] = {1.0, 0.4};
+  /* The same through the quadrature: spheres nested in a larger one, first
+   * one, then four that overlap each other (all their meeting points
+   * buried) and one touching the big sphere from inside. */
+  const double c2[18] = {0.0,  0.0, 0.0, 0.2,  -0.1, 0.3, -0.3, 0.2,  0.1,
+                         0.25, 0.3, 0.0, -0.1, -0.4, 0.2, 0.0,  0.55, -0.3};
+  const double r2[6] = {1.0, 0.4, 0.5, 0.45, 0.35, 1.0 - sqrt(0.55 * 0.55 + 0.3 * 0.3)};
   v = 4.0 / 3.0 * M_PI;
-  ck_assert_int_eq(moreau_shape_union_mass(3, 2, c2, r2, &m), MOREAU_SUCCESS);
-  ck_assert_msg(REL(m.measure, v) < 1e-10, "nested: %.17g", m.measure);
-  ck_assert(fabs(m.centroid[0]) + fabs(m.centroid[1]) + fabs(m.centroid[2]) < 1e-10);
-  for (int i = 0; i < 9; i++)
-    ck_assert(fabs(m.inertia[i] - (i % 4 == 0) * 0.4 * v) < 1e-10 * v);
+  for (int n = 2; n <= 6; n += 4) {
+    ck_assert_int_eq(moreau_shape_union_mass(3, n, c2, r2, &m), MOREAU_SUCCESS);
+    ck_assert_msg(REL(m.measure, v) < 1e-10, "nested %d: %.17g", n, m.measure);
+    ck_assert(fabs(m.centroid[0]) + fabs(m.centroid[1]) + fabs(m.centroid[2]) < 1e-10);
+    for (int i = 0; i < 9; i++)
+      ck_assert(fabs(m.inertia[i] - (i % 4 == 0) * 0.4 * v) < 1e-10 * v);
+  }
 }
 END_TEST
 
