@@ -18,9 +18,10 @@
  * another contactor (no feature of the union's boundary there).
  * Each panel compares rules of N and 2N points and bisects until they agree,
  * which also catches what the breakpoints miss (near-tangencies).
- * Moments are taken about a reference point near the centroid so that the
- * shift to the centroid does not cancel digits when the contactors lie far
- * from their frame's origin. */
+ * Pieces of the cluster that do not overlap are integrated apart and
+ * combined exactly, each about a reference point near its own centroid, so
+ * that neither the shift to the centroid nor far-apart pieces cancel digits
+ * when the contactors lie far from their frame's origin or from each other. */
 #include "moreau/shapes.h"
 
 #include <math.h>
@@ -366,6 +367,71 @@ static void moments3d(int n, const double *c, const double *r, const gl_rule *g_
 
 /* ---- assembly ---- */
 
+/* Scratch for the quadrature of up to n contactors. */
+typedef struct {
+  gl_rule lo_rule, hi_rule;
+  double *c, *r, *bp, *lo, *hi, *sr, *sc, *sbp;
+} workspace;
+
+/* Measure v, centroid g and central covariance cov (int (x - g)(x - g)^T)
+ * of the union of the n contactors listed in idx, which overlap into one
+ * piece. Its moments are taken about a reference point near its centroid so
+ * that the shift to the centroid cancels no digits. */
+static void piece_moments(int dim, int n, const int *idx, const double *offsets, const double *radii, workspace *w,
+                          double *v, double g[3], double cov[3][3])
+{
+  double ref[3] = {0.0, 0.0, 0.0}, wsum = 0.0, mom[10] = {0.0};
+  /* Reference point: the centres weighted by r^dim. */
+  for (int i = 0; i < n; i++) {
+    double ri = radii[idx[i]], wi = dim == 2 ? ri * ri : ri * ri * ri;
+    wsum += wi;
+    for (int k = 0; k < dim; k++)
+      ref[k] += wi * offsets[3 * idx[i] + k];
+  }
+  for (int k = 0; k < dim; k++)
+    ref[k] /= wsum;
+  for (int i = 0; i < n; i++) {
+    w->r[i] = radii[idx[i]];
+    for (int k = 0; k < dim; k++)
+      w->c[dim * i + k] = offsets[3 * idx[i] + k] - ref[k];
+  }
+  if (n == 1) {
+    /* A single disk or sphere, exact (its centre is the reference). */
+    double r2 = w->r[0] * w->r[0];
+    mom[0] = dim == 2 ? M_PI * r2 : 4.0 / 3.0 * M_PI * r2 * w->r[0];
+    double second = dim == 2 ? mom[0] * r2 / 4.0 : mom[0] * r2 / 5.0;
+    if (dim == 2)
+      mom[3] = mom[5] = second;
+    else
+      mom[4] = mom[7] = mom[9] = second;
+  } else if (dim == 2) {
+    moments2d(n, w->c, w->r, &w->lo_rule, &w->hi_rule, TOL_2D, w->bp, w->lo, w->hi, mom);
+  } else {
+    union3d u = {n, w->c, w->r, &w->lo_rule, &w->hi_rule, w->sc, w->sr, w->sbp, w->lo, w->hi};
+    moments3d(n, w->c, w->r, &w->lo_rule, &w->hi_rule, w->bp, &u, mom);
+  }
+  /* The moments' layout: 2D (1, x, y, xx, xy, yy), 3D (1, x, y, z, xx, xy,
+   * xz, yy, yz, zz). */
+  const int nm = dim == 2 ? 3 : 6, first2 = dim + 1;
+  const int ii[6] = {0, 0, 0, 1, 1, 2}, jj2[3] = {0, 1, 1}, ii2[3] = {0, 0, 1}, jj[6] = {0, 1, 2, 1, 2, 2};
+  *v = mom[0];
+  memset(cov, 0, 9 * sizeof(double));
+  for (int k = 0; k < 3; k++)
+    g[k] = ref[k] + (k < dim ? mom[1 + k] / mom[0] : 0.0);
+  for (int k = 0; k < nm; k++) {
+    int a = dim == 2 ? ii2[k] : ii[k], b = dim == 2 ? jj2[k] : jj[k];
+    cov[a][b] = cov[b][a] = mom[first2 + k] - mom[1 + a] * mom[1 + b] / mom[0];
+  }
+}
+
+/* Root of i's piece in the union-find forest parent[]. */
+static int piece_root(int *parent, int i)
+{
+  while (parent[i] != i)
+    i = parent[i] = parent[parent[i]];
+  return i;
+}
+
 moreau_err moreau_shape_union_mass(int dim, int n, const double *offsets, const double *radii, moreau_shape_mass *mass)
 {
   MOREAU_CHECK(dim == 2 || dim == 3, MOREAU_ERR_INPUT, "shape dimension must be 2 or 3, got %d", dim);
@@ -376,76 +442,79 @@ moreau_err moreau_shape_union_mass(int dim, int n, const double *offsets, const 
     for (int k = 0; k < dim; k++)
       MOREAU_CHECK(isfinite(offsets[3 * i + k]), MOREAU_ERR_INPUT, "contactor %d of a shape: offset is not finite", i);
   }
-  /* Reference point: the centres weighted by r^dim, near the centroid. */
-  double ref[3] = {0.0, 0.0, 0.0}, wsum = 0.0;
-  for (int i = 0; i < n; i++) {
-    double w = dim == 2 ? radii[i] * radii[i] : radii[i] * radii[i] * radii[i];
-    wsum += w;
-    for (int k = 0; k < dim; k++)
-      ref[k] += w * offsets[3 * i + k];
-  }
-  for (int k = 0; k < dim; k++)
-    ref[k] /= wsum;
-
-  double *c = NULL, *scratch = NULL, mom[10] = {0.0};
   /* Breakpoints: two per contactor, two per pair and in 3D two per triple;
-   * the slices of 3D need those of 2D beside. */
+   * the slices of 3D need those of 2D beside. Then per piece: measure,
+   * centroid and covariance. */
   size_t nn = (size_t)n, nbp2 = 2 * nn + nn * (nn - 1), nbp = nbp2 + (dim == 3 ? nn * (nn - 1) * (nn - 2) / 3 : 0);
-  MOREAU_CALL(moreau_malloc(sizeof(double) * (size_t)(dim * n), &c));
-  moreau_err err = moreau_malloc(sizeof(double) * (nbp + 5 * nn + nbp2), &scratch);
+  double *scratch = NULL;
+  int *parent = NULL;
+  MOREAU_CALL(moreau_malloc(sizeof(int) * 2 * nn, &parent));
+  moreau_err err = moreau_malloc(sizeof(double) * (nbp + 9 * nn + nbp2 + 13 * nn), &scratch);
   if (err) {
-    moreau_free(&c);
+    moreau_free(&parent);
     MOREAU_CALL(err);
   }
+  workspace w;
+  gl_rule_init(&w.lo_rule, GL_LO);
+  gl_rule_init(&w.hi_rule, GL_HI);
+  w.bp = scratch;
+  w.c = w.bp + nbp;
+  w.r = w.c + 3 * n;
+  w.lo = w.r + n;
+  w.hi = w.lo + n;
+  w.sr = w.hi + n;
+  w.sc = w.sr + n;
+  w.sbp = w.sc + 2 * n;
+  double *piece = w.sbp + nbp2;
+
+  /* Pieces that do not overlap are integrated apart, each about its own
+   * centroid, and combined exactly: far-apart pieces would otherwise put the
+   * quadrature far from the reference point, where the rounding of x spoils
+   * the chords near their ends. */
+  int *idx = parent + n, np = 0;
   for (int i = 0; i < n; i++)
-    for (int k = 0; k < dim; k++)
-      c[dim * i + k] = offsets[3 * i + k] - ref[k];
-
-  gl_rule g_lo, g_hi;
-  gl_rule_init(&g_lo, GL_LO);
-  gl_rule_init(&g_hi, GL_HI);
-  double *bp = scratch, *lo = bp + nbp, *hi = lo + n, *sr = hi + n, *sc = sr + n, *sbp = sc + 2 * n;
-  if (n == 1) {
-    /* A single disk or sphere about its centre. */
-    double r = radii[0], r2 = r * r;
-    mom[0] = dim == 2 ? M_PI * r2 : 4.0 / 3.0 * M_PI * r2 * r;
-    double second = dim == 2 ? mom[0] * r2 / 4.0 : mom[0] * r2 / 5.0;
-    if (dim == 2)
-      mom[3] = mom[5] = second;
+    parent[i] = i;
+  for (int i = 0; i < n; i++)
+    for (int j = i + 1; j < n; j++) {
+      double d2 = 0.0;
+      for (int k = 0; k < dim; k++)
+        d2 += (offsets[3 * j + k] - offsets[3 * i + k]) * (offsets[3 * j + k] - offsets[3 * i + k]);
+      if (d2 < (radii[i] + radii[j]) * (radii[i] + radii[j])) parent[piece_root(parent, i)] = piece_root(parent, j);
+    }
+  double v = 0.0, g[3] = {0.0, 0.0, 0.0};
+  for (int i = 0; i < n; i++) {
+    if (piece_root(parent, i) != i) continue;
+    int m = 0;
+    for (int j = 0; j < n; j++)
+      if (piece_root(parent, j) == i) idx[m++] = j;
+    double *p = piece + 13 * np++;
+    piece_moments(dim, m, idx, offsets, radii, &w, p, p + 1, (double(*)[3])(p + 4));
+    v += p[0];
+  }
+  for (int k = 0; k < 3; k++)
+    if (np == 1)
+      g[k] = piece[1 + k];
     else
-      mom[4] = mom[7] = mom[9] = second;
-  } else if (dim == 2) {
-    moments2d(n, c, radii, &g_lo, &g_hi, TOL_2D, bp, lo, hi, mom);
-  } else {
-    union3d u = {n, c, radii, &g_lo, &g_hi, sc, sr, sbp, lo, hi};
-    moments3d(n, c, radii, &g_lo, &g_hi, bp, &u, mom);
+      for (int q = 0; q < np; q++)
+        g[k] += piece[13 * q] * piece[13 * q + 1 + k] / v;
+  /* Covariance about the centroid: each piece's, moved (parallel axes). */
+  double cov[3][3] = {{0.0}};
+  for (int q = 0; q < np; q++) {
+    const double *p = piece + 13 * q;
+    for (int a = 0; a < 3; a++)
+      for (int b = 0; b < 3; b++)
+        cov[a][b] += p[4 + 3 * a + b] + p[0] * (p[1 + a] - g[a]) * (p[1 + b] - g[b]);
   }
-  moreau_free(&c);
+  moreau_free(&parent);
   moreau_free(&scratch);
-
-  memset(mass, 0, sizeof(*mass));
-  double v = mom[0], g[3] = {0.0, 0.0, 0.0}, cov[3][3] = {{0.0}};
   MOREAU_CHECK(v > 0.0, MOREAU_ERR_INTERNAL, "union of %d contactors has no measure", n);
-  if (dim == 2) {
-    g[0] = mom[1] / v;
-    g[1] = mom[2] / v;
-    cov[0][0] = mom[3] - v * g[0] * g[0];
-    cov[0][1] = cov[1][0] = mom[4] - v * g[0] * g[1];
-    cov[1][1] = mom[5] - v * g[1] * g[1];
-  } else {
-    const int ii[6] = {0, 0, 0, 1, 1, 2}, jj[6] = {0, 1, 2, 1, 2, 2};
-    for (int k = 0; k < 3; k++)
-      g[k] = mom[1 + k] / v;
-    for (int k = 0; k < 6; k++)
-      cov[ii[k]][jj[k]] = cov[jj[k]][ii[k]] = mom[4 + k] - v * g[ii[k]] * g[jj[k]];
-  }
   /* Inertia about the centroid: I = tr(C) 1 - C (for the lamina C_zz = 0). */
   double tr = cov[0][0] + cov[1][1] + cov[2][2];
   mass->measure = v;
-  for (int i = 0; i < 3; i++) {
-    mass->centroid[i] = ref[i] + g[i];
-    for (int j = 0; j < 3; j++)
-      mass->inertia[3 * i + j] = (i == j ? tr : 0.0) - cov[i][j];
+  for (int a = 0; a < 3; a++) {
+    mass->centroid[a] = g[a];
+    for (int b = 0; b < 3; b++)
+      mass->inertia[3 * a + b] = (a == b ? tr : 0.0) - cov[a][b];
   }
   return MOREAU_SUCCESS;
 }
