@@ -64,8 +64,10 @@ import csv, re, sys
 log, series, steps = sys.argv[1], sys.argv[2], int(sys.argv[3])
 t = None
 for line in open(log):
-    m = re.match(r"^MoreauStep\s+\d+\s+\S+\s+([0-9.e+-]+)", line)
-    if m: t = float(m.group(1))
+    m = re.match(r"^MoreauStep\s+(\d+)\s+\S+\s+([0-9.e+-]+)", line)
+    if m: done, t = int(m.group(1)), float(m.group(2))
+if done != steps:
+    sys.exit(f"{log}: {done} steps done, {steps} asked")
 rows = list(csv.DictReader(open(series)))[-steps:]
 updates = sum(float(r["contacts"]) * float(r["iterations"]) for r in rows)
 print(f"{steps / t:.1f} steps/s, {updates / t:.3g} contact updates/s, {sum(float(r['contacts']) for r in rows) / len(rows):.0f} contacts, {sum(float(r['iterations']) for r in rows) / len(rows):.1f} sweeps/step")
@@ -78,7 +80,7 @@ for np in 1 2; do
   echo "dim $dim, $n bodies, sheared periodic cell, $np rank(s): $(step_rate "cell_np$np.log" "cell_np$np/timeseries.csv")"
   rm -rf "box_np$np"
   "${mpi[@]}" -n $np "$exe" -dim "$dim" -particles_file "$snap" -box "$lohi" -gravity $grav -mu 0.4 -dt $dt \
-    -steps "$steps" -output_every 1 -snapshot_every 0 -status_every 0 -output_dir "box_np$np" \
+    -steps "$steps" -t_end 1e9 -output_every 1 -snapshot_every 0 -status_every 0 -output_dir "box_np$np" \
     -log_view >"box_np$np.log"
   echo "dim $dim, $n bodies, same bodies in a closed box, $np rank(s): $(step_rate "box_np$np.log" "box_np$np/timeseries.csv")"
 done
