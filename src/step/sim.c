@@ -227,10 +227,10 @@ moreau_err moreau_sim_setup(moreau_sim *sim, double overlap_tol)
   MOREAU_MPI_CALL(MPI_Allreduce(&rmax, &sim->rmax, 1, MPI_DOUBLE, MPI_MAX, sim->comm));
   MOREAU_CALL(moreau_error_agree(sim->comm, check_extent(sim)));
   if (!(sim->alert > 0)) sim->alert = 0.1 * sim->rmax;
-  /* A stretched cohesive bond acts up to its range: detection must see it. */
-  if (!strcmp(moreau_law_name(sim->law), "cohesive"))
-    for (int i = 0; i < sim->materials->n * sim->materials->n; i++)
-      sim->alert = fmax(sim->alert, sim->materials->pair[i].d_c);
+  /* A stretched cohesive bond acts up to its range: detection must see it
+   * (the range is 0 unless the cohesive law's options set it). */
+  for (int i = 0; i < sim->materials->n * sim->materials->n; i++)
+    sim->alert = fmax(sim->alert, sim->materials->pair[i].d_c);
   /* One image of a pair within reach: a period of at least twice the
    * largest interaction distance. */
   MOREAU_CALL(moreau_domain_check_cutoff(sim->domain, 2.0 * sim->rmax + sim->alert));
