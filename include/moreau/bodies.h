@@ -6,6 +6,7 @@
 
 #include "moreau/error.h"
 #include "moreau/fields.h"
+#include "moreau/shapes.h"
 #include "moreau/types.h"
 
 /* The public API: exported from libmoreau, which hides everything else. */
@@ -22,12 +23,16 @@ typedef struct {
   double inv_mass, inv_inertia; /* 0 for fixed bodies */
   int32_t material;
   int32_t fixed; /* 1: velocity held at its initial value, infinite mass */
+  int32_t shape; /* 0: a disk (2D) or sphere (3D) of the radius; s >= 1: shape s of the shapes table */
 } moreau_body;
 
 /* Structure-of-arrays body storage: owned bodies in [0, n_owned), ghosts (copies
  * of bodies owned by other ranks) in [n_owned, n_owned + n_ghost). Vectors have a
  * stride of 3 (x[3*i+k]) whatever the dimension so that 2D and 3D kernels share
- * the layout; quaternions a stride of 4. All arrays are owned by the object.
+ * the layout; quaternions a stride of 4. A body of shape s >= 1 is the
+ * rigid cluster s of the shapes table (moreau/shapes.h, whose shape
+ * s - 1 it is) scaled by its radius: the radius is the cluster's bounding
+ * radius about its centre of mass, which x is. All arrays are owned by the object.
  * The arrays are listed once, with where each goes, in moreau_body_fields
  * (src/bodies/body_fields.c): a new per-body quantity is one member here and
  * one entry there. */
@@ -39,7 +44,7 @@ typedef struct {
   double *x, *v, *w, *q;
   double *f_ext, *t_ext;
   double *radius, *inv_mass, *inv_inertia;
-  int32_t *material, *fixed;
+  int32_t *material, *fixed, *shape;
 } moreau_bodies;
 
 /* The body schema. */
@@ -83,6 +88,13 @@ MOREAU_MUST_CHECK moreau_err moreau_bodies_global_count(const moreau_bodies *b, 
 /* Fills the derived fields of a body of uniform density rho: mass, inertia
  * (disk in 2D: m r^2 / 2, sphere in 3D: 2 m r^2 / 5), unit quaternion. */
 void moreau_body_set_mass(moreau_body *body, int dim, double density);
+/* The same for a body of any shape: a plain one as above; a cluster
+ * (body->shape >= 1, a shape of the table; its radius the scale) gets the
+ * mass of its union, rho measure r^dim, and in 2D its polar moment about the
+ * centre of mass, rho I_polar r^4. In 3D inv_inertia is that of the largest
+ * principal moment and the sim uses the shape's tensor (rotated by q). The
+ * orientation is left as it is. */
+void moreau_body_set_shape_mass(moreau_body *body, int dim, const moreau_shapes *shapes, double density);
 
 #pragma GCC visibility pop
 

@@ -27,11 +27,12 @@
 typedef struct {
   moreau_lid n, capacity;
   moreau_gid *gid_a, *gid_b; /* key, with point: the warm-start identity */
-  int32_t *point;            /* index of the contact point within the pair */
+  int32_t *point;            /* the contactor pair: contactor of a << 16 | contactor of b (0 for a plain body) */
   moreau_lid *a, *b;
   double *normal, *tangent, *binormal;
   double *ca, *cb; /* from the centre of a (of b) to the contact point */
   double *gap;     /* signed distance at detection; < 0 is an overlap */
+  double *radii;   /* the radii of the two contactors that touch (b's 0 for a wall) */
   double *vshift;  /* velocity of the image of b that a touches, on top of b's own (Lees-Edwards; else 0) */
   double *force;   /* (f_n, f_t, f_s) */
   int state_width;

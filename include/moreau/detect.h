@@ -11,13 +11,19 @@
 #pragma GCC visibility push(default)
 
 /* Contact detection: a linked-cell broad phase over the local bodies (owned
- * and ghosts) that costs O(N), then disk-disk / sphere-sphere and body-wall
- * narrow phases. A pair is a potential contact when its gap is below the alert
+ * and ghosts; a cluster by its bounding ball) that costs O(N), then
+ * disk-disk / sphere-sphere and body-wall narrow phases between contactors. A pair is a potential contact when its gap is below the alert
  * distance. Work arrays are kept between calls. */
 typedef struct moreau_detector moreau_detector;
 
 MOREAU_MUST_CHECK moreau_err moreau_detector_create(moreau_detector **d);
 MOREAU_MUST_CHECK moreau_err moreau_detector_destroy(moreau_detector **d);
+
+/* The shapes of the bodies that are clusters (shape >= 1), kept as a
+ * pointer: the table must outlive its use here. A cluster touches another
+ * body or a wall at every pair of contactors within the alert distance, each
+ * a contact keyed by its contactor pair (contacts.h: point). */
+void moreau_detector_set_shapes(moreau_detector *d, const moreau_shapes *shapes);
 
 /* Not collective. Clears c and fills it with the contacts this rank owns:
  * owned body a with local body b of larger global id, and owned body a with

@@ -66,6 +66,30 @@ MOREAU_MUST_CHECK moreau_err moreau_shapes_destroy(moreau_shapes **shapes);
 MOREAU_MUST_CHECK moreau_err moreau_shapes_add(moreau_shapes *shapes, int n, const double *offsets, const double *radii,
                                                moreau_lid *shape_id);
 
+/* Like moreau_shapes_add, then scales the new shape to a bounding radius of
+ * 1: bodies use unit shapes, each scaled by its own radius (moreau/bodies.h),
+ * so one shape serves every size. *bounding receives the bounding radius of
+ * the shape as given (the radius a body needs to have it at that size). */
+MOREAU_MUST_CHECK moreau_err moreau_shapes_add_unit(moreau_shapes *shapes, int n, const double *offsets,
+                                                    const double *radii, moreau_lid *shape_id, double *bounding);
+
+/* Contactor c of the table on a body at x with orientation q (unit
+ * quaternion w, x, y, z) scaled by r: its centre in the world frame (centre
+ * = x + r R(q) offset) and its radius. */
+static inline void moreau_shape_contactor(const moreau_shapes *shapes, moreau_lid c, const double x[3],
+                                          const double q[4], double r, double centre[3], double *radius)
+{
+  const double *o = shapes->offset + 3 * c;
+  /* R(q) o = o + 2 w (u x o) + 2 u x (u x o), u = (q1, q2, q3). */
+  double t[3] = {2.0 * (q[2] * o[2] - q[3] * o[1]), 2.0 * (q[3] * o[0] - q[1] * o[2]),
+                 2.0 * (q[1] * o[1] - q[2] * o[0])};
+  double ro[3] = {o[0] + q[0] * t[0] + q[2] * t[2] - q[3] * t[1], o[1] + q[0] * t[1] + q[3] * t[0] - q[1] * t[2],
+                  o[2] + q[0] * t[2] + q[1] * t[1] - q[2] * t[0]};
+  for (int k = 0; k < 3; k++)
+    centre[k] = x[k] + r * ro[k];
+  *radius = r * shapes->radius[c];
+}
+
 /* Mass properties of the union of n disks (dim 2) or spheres (dim 3), not the
  * sum of their masses: overlaps count once. Exact for a single contactor;
  * otherwise adaptive Gauss-Legendre quadrature (see src/bodies/shape_mass.c)

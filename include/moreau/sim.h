@@ -50,6 +50,15 @@ MOREAU_MUST_CHECK moreau_err moreau_sim_destroy(moreau_sim **sim);
  * to the largest range at setup. */
 MOREAU_MUST_CHECK moreau_err moreau_sim_set_law(moreau_sim *sim, const moreau_law *law);
 const moreau_law *moreau_sim_law(const moreau_sim *sim);
+/* Not collective. Gives the sim the shapes table of its cluster bodies
+ * (shape >= 1; moreau/shapes.h, unit shapes scaled by each body's radius),
+ * before setup; the sim owns it from then on (it destroys the table, also
+ * when this call fails) and *shapes is nulled. Every rank gives the same
+ * table. Rigid clusters are 2D only so far: a 3D sim refuses a table with
+ * a shape of more than one contactor. */
+MOREAU_MUST_CHECK moreau_err moreau_sim_set_shapes(moreau_sim *sim, moreau_shapes **shapes);
+/* The shapes table, NULL when none was given. */
+const moreau_shapes *moreau_sim_shapes(const moreau_sim *sim);
 /* Collective: the shortest time scale of the MD comparison's contacts,
  * min(sqrt(m / k_n), m / g_n, m / g_t) with m the smallest mass of a body or
  * a force-driven wall and the largest stiffness and dampings of the

@@ -156,3 +156,20 @@ void moreau_body_set_mass(moreau_body *body, int dim, double density)
   body->q[0] = 1.0;
   body->q[1] = body->q[2] = body->q[3] = 0.0;
 }
+
+void moreau_body_set_shape_mass(moreau_body *body, int dim, const moreau_shapes *shapes, double density)
+{
+  if (body->shape <= 0) {
+    double q[4];
+    memcpy(q, body->q, sizeof(q));
+    moreau_body_set_mass(body, dim, density);
+    if (q[0] != 0.0 || q[1] != 0.0 || q[2] != 0.0 || q[3] != 0.0) memcpy(body->q, q, sizeof(q));
+    return;
+  }
+  moreau_lid s = body->shape - 1;
+  double r = body->radius, r2 = r * r, rd = dim == 2 ? r2 : r2 * r;
+  double m = density * shapes->measure[s] * rd;
+  double inertia = density * shapes->principal[3 * s + 2] * rd * r2; /* 2D: polar; 3D: the largest */
+  body->inv_mass = body->fixed ? 0.0 : 1.0 / m;
+  body->inv_inertia = body->fixed ? 0.0 : 1.0 / inertia;
+}

@@ -3,8 +3,8 @@
 #include "moreau/bodies.h"
 
 #define ALL MOREAU_FIELD_ALL
-/* Persistent per-body data that a ghost does not need: it never moves a
- * ghost (q) or reads its fixed flag (its inverse mass is already 0). */
+/* Persistent per-body data that a ghost does not need: nothing reads a
+ * ghost's fixed flag (its inverse mass is already 0). */
 #define OWNED (MOREAU_FIELD_MIGRATE | MOREAU_FIELD_SNAPSHOT | MOREAU_FIELD_CHECKPOINT)
 #define FIELD(name, type, ncomp, flags, member)                                                                        \
   {                                                                                                                    \
@@ -18,7 +18,7 @@ static const moreau_field body_fields[] = {
     FIELD("position", F64, 3, ALL, x),
     FIELD("velocity", F64, 3, ALL, v),
     FIELD("angular_velocity", F64, 3, ALL, w),
-    FIELD("orientation", F64, 4, OWNED, q),
+    FIELD("orientation", F64, 4, ALL, q), /* a cluster ghost's contactors follow it */
     FIELD("external_force", F64, 3, ALL, f_ext),
     FIELD("external_torque", F64, 3, ALL, t_ext),
     FIELD("radius", F64, 1, ALL, radius),
@@ -26,6 +26,7 @@ static const moreau_field body_fields[] = {
     FIELD("inv_inertia", F64, 1, ALL, inv_inertia),
     FIELD("material", I32, 1, ALL, material),
     FIELD("fixed", I32, 1, OWNED, fixed),
+    FIELD("shape", I32, 1, ALL, shape),
 };
 
 const moreau_field_table moreau_body_fields = {body_fields, (int)(sizeof(body_fields) / sizeof(body_fields[0])), 0};

@@ -205,3 +205,27 @@ moreau_err moreau_shapes_add(moreau_shapes *t, int n, const double *offsets, con
   *shape_id = s;
   return MOREAU_SUCCESS;
 }
+
+moreau_err moreau_shapes_add_unit(moreau_shapes *t, int n, const double *offsets, const double *radii,
+                                  moreau_lid *shape_id, double *bounding)
+{
+  moreau_lid s;
+  MOREAU_CALL(moreau_shapes_add(t, n, offsets, radii, &s));
+  double B = t->bounding[s], B2 = B * B, Bd = t->dim == 2 ? B2 : B2 * B;
+  for (moreau_lid c = t->first[s]; c < t->first[s] + t->count[s]; c++) {
+    for (int k = 0; k < 3; k++)
+      t->offset[3 * c + k] /= B;
+    t->radius[c] /= B;
+  }
+  t->measure[s] /= Bd;
+  for (int k = 0; k < 3; k++) {
+    t->centroid[3 * s + k] /= B;
+    t->principal[3 * s + k] /= Bd * B2;
+  }
+  for (int k = 0; k < 9; k++)
+    t->inertia[9 * s + k] /= Bd * B2;
+  t->bounding[s] = 1.0;
+  *shape_id = s;
+  *bounding = B;
+  return MOREAU_SUCCESS;
+}

@@ -24,6 +24,7 @@ static const moreau_field contact_fields[] = {
     FIELD("ca", F64, 3, 0, ca),
     FIELD("cb", F64, 3, 0, cb),
     FIELD("gap", F64, 1, 0, gap),
+    FIELD("radii", F64, 2, 0, radii),
     FIELD("vshift", F64, 3, 0, vshift),
     FIELD("force", F64, 3, HISTORY | MOREAU_FIELD_SNAPSHOT, force),
     FIELD("state", F64, 0, HISTORY, state),

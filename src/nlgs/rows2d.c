@@ -14,7 +14,9 @@ static moreau_lid build2d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     const double *n = &c->normal[3 * k], *ca = &c->ca[3 * k], *cb = &c->cb[3 * k];
     const double tx = -n[1], ty = n[0];
     int mat_b;
-    double r_eff = b->radius[ia];
+    /* The reduced radius of the two contactors that touch (a wall: a's). */
+    const double ra = c->radii[2 * k], rb = c->radii[2 * k + 1];
+    double r_eff = ra;
     r->va = &b->v[3 * ia];
     r->wa = &b->w[3 * ia + 2];
     r->ima = b->inv_mass[ia] * s->mult[ia];
@@ -31,7 +33,7 @@ static moreau_lid build2d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
       r->rb_n = -cb[1] * n[0] + cb[0] * n[1];
       r->rb_t = -cb[1] * tx + cb[0] * ty;
       mat_b = b->material[ib];
-      r_eff = b->radius[ia] * b->radius[ib] / (b->radius[ia] + b->radius[ib]);
+      r_eff = ra * rb / (ra + rb);
     } else {
       int iw = -(ib + 1);
       r->vb = &w->velocity[3 * iw];

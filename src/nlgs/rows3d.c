@@ -40,7 +40,9 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     moreau_lid ia = c->a[k], ib = c->b[k];
     const double *e[3] = {&c->normal[3 * k], &c->tangent[3 * k], &c->binormal[3 * k]};
     int mat_b;
-    double r_eff = b->radius[ia];
+    /* The reduced radius of the two contactors that touch (a wall: a's). */
+    const double ra = c->radii[2 * k], rb = c->radii[2 * k + 1];
+    double r_eff = ra;
     memcpy(r->n, e[0], sizeof(r->n));
     memcpy(r->t, e[1], sizeof(r->t));
     memcpy(r->s, e[2], sizeof(r->s));
@@ -58,7 +60,7 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
       for (int i = 0; i < 3; i++)
         cross(&c->cb[3 * k], e[i], &r->cb_x[3 * i]);
       mat_b = b->material[ib];
-      r_eff = b->radius[ia] * b->radius[ib] / (b->radius[ia] + b->radius[ib]);
+      r_eff = ra * rb / (ra + rb);
     } else {
       int iw = -(ib + 1);
       r->vb = &w->velocity[3 * iw];

@@ -68,6 +68,32 @@ moreau_err moreau_sim_set_law(moreau_sim *sim, const moreau_law *law)
   return MOREAU_SUCCESS;
 }
 
+moreau_err moreau_sim_set_shapes(moreau_sim *sim, moreau_shapes **shapes)
+{
+  moreau_shapes *t = *shapes;
+  moreau_err err = MOREAU_SUCCESS;
+  *shapes = NULL;
+  for (moreau_lid s = 0; t && s < t->n_shapes && !err; s++) {
+    /* The contact key holds a contactor index in 16 bits (detect.c). */
+    if (t->count[s] >= 1 << 15)
+      err = moreau_error_raise(MOREAU_ERR_INPUT, __FILE__, __LINE__, __func__,
+                               "shape %lld has %lld contactors; at most 32767 are supported", (long long)s + 1,
+                               (long long)t->count[s]);
+    else if (sim->dim == 3 && t->count[s] > 1)
+      err = moreau_error_raise(MOREAU_ERR_INPUT, __FILE__, __LINE__, __func__,
+                               "shape %lld: rigid clusters of several spheres are not supported in 3D yet (2D only)",
+                               (long long)s + 1);
+  }
+  if (err) {
+    MOREAU_CALL(moreau_shapes_destroy(&t));
+    return err;
+  }
+  MOREAU_CALL(moreau_shapes_destroy(&sim->shapes));
+  sim->shapes = t;
+  moreau_detector_set_shapes(sim->detector, t);
+  return MOREAU_SUCCESS;
+}
+
 moreau_err moreau_sim_stiffness_time(const moreau_sim *sim, double *t)
 {
   const moreau_bodies *b = sim->bodies;
@@ -107,6 +133,7 @@ moreau_err moreau_sim_destroy(moreau_sim **simp)
   MOREAU_CALL(moreau_detector_destroy(&sim->detector));
   MOREAU_CALL(moreau_nlgs_destroy(&sim->nlgs));
   MOREAU_CALL(moreau_part_destroy(&sim->part));
+  MOREAU_CALL(moreau_shapes_destroy(&sim->shapes));
   moreau_free(&sim->u_minus);
   if (sim->comm != MPI_COMM_NULL) MOREAU_MPI_CALL(MPI_Comm_free(&sim->comm));
   moreau_free(simp);
@@ -161,7 +188,7 @@ static moreau_err check_overlaps(moreau_sim *sim, double tol)
   const long long shift = input_has_rows(sim) ? 1 : 0;
   MOREAU_CALL(moreau_detect(sim->detector, sim->domain, b, sim->walls, 0.0, c));
   for (moreau_lid k = 0; k < c->n; k++) {
-    double r = c->b[k] >= 0 ? fmin(b->radius[c->a[k]], b->radius[c->b[k]]) : b->radius[c->a[k]];
+    double r = c->b[k] >= 0 ? fmin(c->radii[2 * k], c->radii[2 * k + 1]) : c->radii[2 * k];
     double rel = -c->gap[k] / r;
     if (rel > tol && rel > worst) {
       worst = rel;
@@ -209,19 +236,33 @@ static moreau_err check_extent(const moreau_sim *sim)
   return MOREAU_SUCCESS;
 }
 
-moreau_err moreau_sim_setup(moreau_sim *sim, double overlap_tol)
+/* Every body's material and shape exist, and the largest radius of this
+ * rank's bodies. */
+static moreau_err check_bodies(const moreau_sim *sim, double *rmax)
 {
-  moreau_bodies *b = sim->bodies;
-  double rmax = 0.0;
+  const moreau_bodies *b = sim->bodies;
+  moreau_lid n_shapes = sim->shapes ? sim->shapes->n_shapes : 0;
+  *rmax = 0.0;
   for (moreau_lid i = 0; i < b->n_owned; i++) {
     MOREAU_CHECK(b->material[i] >= 0 && b->material[i] < sim->materials->n, MOREAU_ERR_INPUT,
                  "body %lld: material %d does not exist (there are %d)", (long long)b->gid[i], b->material[i],
                  sim->materials->n);
-    rmax = fmax(rmax, b->radius[i]);
+    MOREAU_CHECK(b->shape[i] >= 0 && b->shape[i] <= n_shapes, MOREAU_ERR_INPUT,
+                 "body %lld: shape %d does not exist (there are %lld; 0 is a plain %s)", (long long)b->gid[i],
+                 b->shape[i], (long long)n_shapes, sim->dim == 2 ? "disk" : "sphere");
+    *rmax = fmax(*rmax, b->radius[i]);
   }
   for (int i = 0; i < sim->walls->n; i++)
     MOREAU_CHECK(sim->walls->material[i] >= 0 && sim->walls->material[i] < sim->materials->n, MOREAU_ERR_INPUT,
                  "wall %d: material %d does not exist (there are %d)", i, sim->walls->material[i], sim->materials->n);
+  return MOREAU_SUCCESS;
+}
+
+moreau_err moreau_sim_setup(moreau_sim *sim, double overlap_tol)
+{
+  moreau_bodies *b = sim->bodies;
+  double rmax = 0.0;
+  MOREAU_CALL(moreau_error_agree(sim->comm, check_bodies(sim, &rmax)));
   /* A maximum is exact whatever the partition (a sum of radii would round
    * differently on each rank count and change the contact set). */
   MOREAU_MPI_CALL(MPI_Allreduce(&rmax, &sim->rmax, 1, MPI_DOUBLE, MPI_MAX, sim->comm));

@@ -91,3 +91,5 @@ void moreau_sim_get_pressure(const moreau_sim *sim, double *pressure, int axes[3
 const moreau_macro_state *moreau_sim_macro_state(const moreau_sim *sim) { return &sim->macro; }
 
 const moreau_law *moreau_sim_law(const moreau_sim *sim) { return sim->law; }
+
+const moreau_shapes *moreau_sim_shapes(const moreau_sim *sim) { return sim->shapes; }

@@ -14,6 +14,7 @@ struct moreau_sim {
   moreau_walls *walls;
   moreau_materials *materials;
   const moreau_law *law;
+  moreau_shapes *shapes; /* of the cluster bodies; NULL: all plain */
   moreau_contacts *contacts; /* this step's */
   moreau_contacts *history;  /* the previous step's, for warm start */
   moreau_detector *detector;

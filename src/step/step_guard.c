@@ -19,16 +19,14 @@ static moreau_gid first_non_finite(const moreau_bodies *b)
 }
 
 /* The contact of this rank with the largest overlap over the smaller radius
- * of its pair (a wall's radius is the body's). */
+ * of its pair of contactors (a wall's radius is the contactor's). */
 static double worst_overlap(const moreau_sim *sim, moreau_lid *which)
 {
   const moreau_contacts *c = sim->contacts;
-  const moreau_bodies *b = sim->bodies;
   double worst = 0.0;
   *which = -1;
   for (moreau_lid k = 0; k < c->n; k++) {
-    double r = b->radius[c->a[k]];
-    if (c->b[k] >= 0) r = fmin(r, b->radius[c->b[k]]);
+    double r = c->b[k] >= 0 ? fmin(c->radii[2 * k], c->radii[2 * k + 1]) : c->radii[2 * k];
     if (-c->gap[k] / r > worst) {
       worst = -c->gap[k] / r;
       *which = k;
