@@ -38,6 +38,12 @@ typedef struct {
   double *size_cdf;     /* file: cumulative probabilities, the last one 1; owned likewise */
   double fraction;      /* solid fraction that radius 0 (automatic) fills; 0: the generator's default. Only
                            chooses the radius (moreau_generate_auto_radius) and names -gen_fraction in errors */
+  /* Clusters: with body_shape >= 1 every body is that shape of the table
+   * shapes (not owned), its drawn radius the cluster's bounding radius,
+   * turned by an angle uniform in [0, 2 pi) drawn from (seed, gid) (2D).
+   * Placement and -gen_fraction count the bounding disks. */
+  int32_t body_shape;
+  const moreau_shapes *shapes;
 } moreau_gen_params;
 
 /* The largest ratio of the largest to the smallest radius of a distribution

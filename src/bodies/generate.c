@@ -1,6 +1,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "moreau/rng.h"
+
 #include "generate_private.h"
 
 static const char axis_name[3] = {'x', 'y', 'z'};
@@ -47,7 +49,16 @@ moreau_err moreau_gen_push(moreau_bodies *b, const moreau_gen_params *p, const m
   memcpy(body.x, x, sizeof(body.x));
   body.radius = radius;
   body.material = p->material;
-  moreau_body_set_mass(&body, b->dim, m->density[p->material]);
+  if (p->body_shape > 0) {
+    /* Its own stream, so that the positions do not depend on the shape. */
+    moreau_rng rng;
+    moreau_rng_seed(&rng, p->seed ^ 0x5bd1e995u, (uint64_t)gid);
+    double half = M_PI * moreau_rng_uniform(&rng);
+    body.shape = p->body_shape;
+    body.q[0] = cos(half);
+    body.q[3] = sin(half);
+  }
+  moreau_body_set_shape_mass(&body, b->dim, p->shapes, m->density[p->material]);
   MOREAU_CALL(moreau_bodies_push_owned(b, &body));
   return MOREAU_SUCCESS;
 }

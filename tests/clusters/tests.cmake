@@ -1,0 +1,4 @@
+# Rigid clusters as bodies: closed forms (lever rule, impact at a lever arm,
+# free spin) and partition invariance, on 1, 2 and 4 ranks.
+moreau_test_program(test_clusters2d ${CMAKE_CURRENT_LIST_DIR}/test_clusters2d.c)
+moreau_mpi_test(clusters2d test_clusters2d RANKS 1 2 4 TIMEOUT 120)
