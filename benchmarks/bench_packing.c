@@ -238,7 +238,7 @@ moreau_err bench_problem_create(MPI_Comm comm, const bench_params *p, bench_prob
     cached = access(prob->packing_path, R_OK) == 0;
   }
   if (cached) {
-    MOREAU_CALL(moreau_read_particles(prob->packing_path, moreau_sim_bodies(sim), moreau_sim_materials(sim)));
+    MOREAU_CALL(moreau_read_particles(prob->packing_path, moreau_sim_bodies(sim), moreau_sim_materials(sim), NULL));
     MOREAU_CALL(moreau_sim_setup(sim, 0.1));
   } else {
     MOREAU_CHECK(moreau_generate_lattice_capacity(2, &gen) >= p->n, MOREAU_ERR_INTERNAL,

@@ -97,7 +97,7 @@ static moreau_err setup_scene(MPI_Comm comm, const bench_config *cfg, moreau_sim
   MOREAU_CALL(moreau_materials_from_options(moreau_law_default(), &materials));
   MOREAU_CALL(moreau_sim_set_materials(sim, materials));
   if (particles[0]) {
-    MOREAU_CALL(moreau_read_particles(particles, moreau_sim_bodies(sim), moreau_sim_materials(sim)));
+    MOREAU_CALL(moreau_read_particles(particles, moreau_sim_bodies(sim), moreau_sim_materials(sim), NULL));
     moreau_sim_set_input_name(sim, particles);
   } else {
     MOREAU_CALL(moreau_generate_params_from_options(moreau_sim_dim(sim), &gen));

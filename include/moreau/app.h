@@ -27,6 +27,7 @@ extern const moreau_option_spec moreau_app_options[];
 extern const moreau_option_spec moreau_wall_options[];
 extern const moreau_option_spec moreau_domain_options[];
 extern const moreau_option_spec moreau_material_options[];
+extern const moreau_option_spec moreau_shape_options[];
 
 #pragma GCC visibility pop
 

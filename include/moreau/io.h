@@ -38,9 +38,11 @@ typedef struct {
  *
  * CSV: a header line names the columns in any order; 2D needs x,y,r and 3D
  * x,y,z,r; optional vx,vy[,vz], omega (2D) or wx,wy,wz (3D), material,
- * fixed. Blank lines and lines starting with '#' are skipped. The global id
- * of a body is its data-row index (0-based, in file order); masses come from
- * the density of the body's material in m.
+ * fixed, and in 2D shape (0: a disk; s >= 1: shape s of shapes, r its
+ * bounding radius) and angle (its orientation, radians about z). Blank lines
+ * and lines starting with '#' are skipped. The global id of a body is its
+ * data-row index (0-based, in file order); masses come from the density of
+ * the body's material in m and, for clusters, the shape's union.
  * HDF5: every field is restored exactly as written (masses included); the
  * snapshot's dimension must be b->dim.
  *
@@ -48,8 +50,18 @@ typedef struct {
  * MOREAU_ERR_INPUT and "<file>:<line>: <reason>" (line 1-based, from the rank
  * that found it); a missing file, an unknown extension or a bad snapshot with
  * MOREAU_ERR_INPUT and "<file>: <reason>". On error b is left as it was
- * (apart from its ghosts). m is only read. */
-MOREAU_MUST_CHECK moreau_err moreau_read_particles(const char *path, moreau_bodies *b, const moreau_materials *m);
+ * (apart from its ghosts). m and shapes (NULL: no clusters) are only read. */
+MOREAU_MUST_CHECK moreau_err moreau_read_particles(const char *path, moreau_bodies *b, const moreau_materials *m,
+                                                   const moreau_shapes *shapes);
+
+/* Collective over comm: appends the shapes of a shape file to shapes (every
+ * rank reads the file). One contactor per line, "id, x, y, r" in 2D or "id,
+ * x, y, z, r" in 3D (commas or blanks), in any frame; '#' comments and blank
+ * lines skipped. Ids run from 1 without gaps; shape k is added k-th with its
+ * contactors in file order (moreau_shapes_add_unit: bodies scale it by their
+ * radius). Errors: MOREAU_ERR_INPUT with "<file>:<line>: <reason>" or
+ * "<file>: <reason>", on every rank. */
+MOREAU_MUST_CHECK moreau_err moreau_read_shapes(MPI_Comm comm, const char *path, moreau_shapes *shapes);
 
 /* Collective over rs->comm. Writes <dir>/snapshots/snap_<step, 6 digits>.h5
  * (bodies, contacts and walls, each rank writing its slab with the MPI-IO

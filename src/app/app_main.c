@@ -98,6 +98,7 @@ static moreau_err setup(MPI_Comm comm, app_config *cfg, moreau_sim **simp)
   moreau_sim *sim;
   moreau_materials *materials;
   const moreau_law *law;
+  moreau_shapes *shapes = NULL;
   moreau_gen_params gen;
   moreau_err err;
   const double *box_default = NULL;
@@ -110,13 +111,19 @@ static moreau_err setup(MPI_Comm comm, app_config *cfg, moreau_sim **simp)
   MOREAU_CALL(moreau_sim_set_law(sim, law));
   MOREAU_CALL(moreau_materials_from_options(law, &materials));
   MOREAU_CALL(moreau_sim_set_materials(sim, materials));
+  MOREAU_CALL(app_shapes_from_options(comm, cfg->dim, &shapes));
+  MOREAU_CALL(moreau_sim_set_shapes(sim, &shapes));
   /* A restart reads the same options as its first run did (so that they are
    * checked alike), but its bodies come from the checkpoint. */
   if (cfg->particles_file[0]) {
-    if (!cfg->restart[0]) MOREAU_CALL(moreau_read_particles(cfg->particles_file, moreau_sim_bodies(sim), materials));
+    if (!cfg->restart[0])
+      MOREAU_CALL(
+          moreau_read_particles(cfg->particles_file, moreau_sim_bodies(sim), materials, moreau_sim_shapes(sim)));
     moreau_sim_set_input_name(sim, cfg->particles_file);
   } else {
     MOREAU_CALL(moreau_generate_params_from_options(cfg->dim, &gen));
+    gen.shapes = moreau_sim_shapes(sim);
+    gen.body_shape = gen.shapes ? 1 : 0;
     err = cfg->restart[0] ? MOREAU_SUCCESS : moreau_generate(&gen, moreau_sim_bodies(sim), materials);
     moreau_generate_params_free(&gen);
     MOREAU_CALL(err);

@@ -106,6 +106,7 @@ moreau_err moreau_app_register_options(void)
   MOREAU_CALL(moreau_options_register("Run", moreau_app_options));
   MOREAU_CALL(moreau_options_register("Time stepping", moreau_sim_options));
   MOREAU_CALL(moreau_options_register("Materials", moreau_material_options));
+  MOREAU_CALL(moreau_options_register("Rigid clusters", moreau_shape_options));
   MOREAU_CALL(moreau_options_register("Walls", moreau_wall_options));
   MOREAU_CALL(moreau_options_register("Periodic and sheared boxes", moreau_domain_options));
   MOREAU_CALL(moreau_options_register("Generator (when no -particles_file)", moreau_generate_options));

@@ -40,6 +40,10 @@ int app_command_line_ok(MPI_Comm comm, int argc, char **argv);
  * -barostat_mass) of the domain, on the box of -box or else box_default
  * (the generator's; NULL: none). Before the walls: a periodic axis gets no
  * walls from a box. */
+/* app_shapes.c: the shapes table of -shape (NULL for disks/spheres), the
+ * same on every rank; errors agreed. */
+MOREAU_MUST_CHECK moreau_err app_shapes_from_options(MPI_Comm comm, int dim, moreau_shapes **shapes);
+
 MOREAU_MUST_CHECK moreau_err app_domain_from_options(moreau_sim *sim, const double *box_default);
 /* Collective, once the bodies are in place (after a restart's): with
  * -inertial_number, the Lees-Edwards rate I / (d sqrt(rho / p)) from the

@@ -28,15 +28,17 @@ enum {
   COL_WZ,
   COL_MATERIAL,
   COL_FIXED,
+  COL_SHAPE,
+  COL_ANGLE,
   COL_COUNT
 };
 
-static const char *const col_name[COL_COUNT] = {"x",     "y",  "z",  "r",  "vx",       "vy",   "vz",
-                                                "omega", "wx", "wy", "wz", "material", "fixed"};
+static const char *const col_name[COL_COUNT] = {"x",  "y",  "z",  "r",        "vx",    "vy",    "vz",   "omega",
+                                                "wx", "wy", "wz", "material", "fixed", "shape", "angle"};
 
 #define BIT(c) (1u << (c))
 static const unsigned cols_2d = BIT(COL_X) | BIT(COL_Y) | BIT(COL_R) | BIT(COL_VX) | BIT(COL_VY) | BIT(COL_OMEGA) |
-                                BIT(COL_MATERIAL) | BIT(COL_FIXED);
+                                BIT(COL_MATERIAL) | BIT(COL_FIXED) | BIT(COL_SHAPE) | BIT(COL_ANGLE);
 static const unsigned cols_3d = BIT(COL_X) | BIT(COL_Y) | BIT(COL_Z) | BIT(COL_R) | BIT(COL_VX) | BIT(COL_VY) |
                                 BIT(COL_VZ) | BIT(COL_WX) | BIT(COL_WY) | BIT(COL_WZ) | BIT(COL_MATERIAL) |
                                 BIT(COL_FIXED);
@@ -49,6 +51,7 @@ typedef struct {
   const char *path;
   int dim;
   const moreau_materials *m;
+  const moreau_shapes *shapes; /* NULL: no clusters */
   int ncols;
   int col[COL_COUNT]; /* quantity held by each column of the file, in file order */
 } csv_layout;
@@ -116,7 +119,7 @@ static moreau_err parse_header(char *header, int64_t line, csv_layout *L)
       c++;
     if (c == COL_COUNT) {
       snprintf(reason, sizeof(reason), "unknown column '%.64s' (%s)", name,
-               L->dim == 2 ? "2D columns: x, y, r, vx, vy, omega, material, fixed"
+               L->dim == 2 ? "2D columns: x, y, r, vx, vy, omega, material, fixed, shape, angle"
                            : "3D columns: x, y, z, r, vx, vy, vz, wx, wy, wz, material, fixed");
       MOREAU_CALL(fail_at(L->path, line, reason));
     }
@@ -179,6 +182,12 @@ static int check_values(const csv_layout *L, const double *val, char *reason)
     snprintf(reason, REASON_MAX, "fixed must be 0 or 1, got %.17g", fixed);
     return 0;
   }
+  double shape = val[COL_SHAPE], n_shapes = L->shapes ? (double)L->shapes->n_shapes : 0.0;
+  if (shape != floor(shape) || shape < 0 || shape > n_shapes) {
+    snprintf(reason, REASON_MAX, "shape %.17g is not 0 (a disk) or a shape id in [1, %.0f]%s", shape, n_shapes,
+             L->shapes ? "" : " (no -shape given)");
+    return 0;
+  }
   return 1;
 }
 
@@ -219,7 +228,11 @@ static int parse_row(const csv_layout *L, char *text, moreau_body *body, char *r
   body->radius = val[COL_R];
   body->material = (int32_t)val[COL_MATERIAL];
   body->fixed = (int32_t)val[COL_FIXED];
-  moreau_body_set_mass(body, L->dim, L->m->density[body->material]);
+  body->shape = (int32_t)val[COL_SHAPE];
+  /* The orientation: an angle about z (2D). */
+  body->q[0] = cos(0.5 * val[COL_ANGLE]);
+  body->q[3] = sin(0.5 * val[COL_ANGLE]);
+  moreau_body_set_shape_mass(body, L->dim, L->shapes, L->m->density[body->material]);
   /* A radius so small that the mass or inertia underflows to zero. */
   if (!isfinite(body->inv_mass) || !isfinite(body->inv_inertia)) {
     snprintf(reason, REASON_MAX, "radius %.17g is too small (its mass underflows)", body->radius);
@@ -282,10 +295,11 @@ static moreau_err file_size_of(FILE *f, const char *path, off_t *size)
 }
 
 /* Everything after the file is open; the caller closes it. */
-static moreau_err read_open_file(FILE *f, const char *path, moreau_bodies *b, const moreau_materials *m)
+static moreau_err read_open_file(FILE *f, const char *path, moreau_bodies *b, const moreau_materials *m,
+                                 const moreau_shapes *shapes)
 {
   int rank, size;
-  csv_layout L = {.path = path, .dim = b->dim, .m = m};
+  csv_layout L = {.path = path, .dim = b->dim, .m = m, .shapes = shapes};
   char *line = NULL;
   size_t cap = 0;
   off_t data_start = 0, file_size = 0, lo, hi, span;
@@ -331,11 +345,11 @@ static moreau_err open_file(const char *path, FILE **f)
   return MOREAU_SUCCESS;
 }
 
-moreau_err io_csv_read(const char *path, moreau_bodies *b, const moreau_materials *m)
+moreau_err io_csv_read(const char *path, moreau_bodies *b, const moreau_materials *m, const moreau_shapes *shapes)
 {
   FILE *f;
   moreau_err err = moreau_error_agree(b->comm, open_file(path, &f));
-  if (!err) err = read_open_file(f, path, b, m);
+  if (!err) err = read_open_file(f, path, b, m, shapes);
   if (f) fclose(f);
   MOREAU_CALL(err);
   return MOREAU_SUCCESS;

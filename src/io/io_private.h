@@ -25,7 +25,8 @@ typedef struct {
 
 /* Readers behind moreau_read_particles. Collective over b->comm; they append
  * owned bodies to b and leave the rollback on error to the caller. */
-MOREAU_MUST_CHECK moreau_err io_csv_read(const char *path, moreau_bodies *b, const moreau_materials *m);
+MOREAU_MUST_CHECK moreau_err io_csv_read(const char *path, moreau_bodies *b, const moreau_materials *m,
+                                         const moreau_shapes *shapes);
 MOREAU_MUST_CHECK moreau_err io_h5_read(const char *path, moreau_bodies *b, const moreau_materials *m);
 
 /* Not collective. snprintf into a buffer of IO_PATH_MAX bytes, failing with

@@ -31,25 +31,27 @@ static moreau_err check_readable(const char *path)
   return MOREAU_SUCCESS;
 }
 
-static moreau_err read_by_type(const char *path, moreau_bodies *b, const moreau_materials *m)
+static moreau_err read_by_type(const char *path, moreau_bodies *b, const moreau_materials *m,
+                               const moreau_shapes *shapes)
 {
   int is_csv = has_suffix(path, ".csv"), is_h5 = has_suffix(path, ".h5");
   MOREAU_CHECK(m && m->n >= 1, MOREAU_ERR_INTERNAL, "%s: reading bodies needs the materials table", path);
   MOREAU_CHECK(is_csv || is_h5, MOREAU_ERR_INPUT, "%s: unknown particle file type (expected .csv or .h5)", path);
   MOREAU_CALL(moreau_error_agree(b->comm, check_readable(path)));
   if (is_csv)
-    MOREAU_CALL(io_csv_read(path, b, m));
+    MOREAU_CALL(io_csv_read(path, b, m, shapes));
   else
     MOREAU_CALL(io_h5_read(path, b, m));
   return MOREAU_SUCCESS;
 }
 
-moreau_err moreau_read_particles(const char *path, moreau_bodies *b, const moreau_materials *m)
+moreau_err moreau_read_particles(const char *path, moreau_bodies *b, const moreau_materials *m,
+                                 const moreau_shapes *shapes)
 {
   moreau_lid n_before = b->n_owned;
   moreau_err err;
   moreau_log_begin(MOREAU_EV_IO_READ);
-  err = read_by_type(path, b, m);
+  err = read_by_type(path, b, m, shapes);
   moreau_log_end(MOREAU_EV_IO_READ);
   /* A failed read leaves b as it was, not with part of the file in it. */
   if (err) b->n_owned = n_before;

@@ -28,29 +28,48 @@ static inline void moreau_row2d_rhs(const moreau_row2d *r, double *rn, double *r
 }
 
 /* The unilateral-Coulomb solution of W p = (rn, rt) (seed 000 eqs 32-35):
- * the sticking solution if it presses and lies within mu_stick p_n; open if
- * it pulls; else sliding with p_t = +-mu_slide p_n, the normal impulse
- * re-solved with that tangential impulse so that W_nt != 0 (non-central
- * contacts) stays exact. Returns whether the contact slides. */
+ * open when the velocities without this contact's impulse already meet the
+ * normal target (rn <= 0); else the sticking solution if it presses and lies
+ * within mu_stick p_n; else sliding with p_t = s mu_slide p_n, the normal row
+ * solved exactly with that tangential impulse, in the direction s whose slip
+ * opposes the friction (the sticking solution's direction first). The open
+ * test is on rn, not on the sign of the sticking p_n: at a non-central
+ * contact (a cluster's, W_nt != 0) the sticking solution may pull while the
+ * contact must press and slide; for central contacts the two tests agree and
+ * so does every step below with the plain disk formulas. If neither
+ * direction is consistent (W_nt large against W_nn / mu), the frictionless
+ * impulse keeps the contact closed. Returns whether the contact slides. */
 static inline int moreau_coulomb2d(const moreau_row2d *r, double rn, double rt, double mu_stick, double mu_slide,
                                    double *pn_out, double *pt_out)
 {
+  if (rn <= 0.0) {
+    *pn_out = 0.0;
+    *pt_out = 0.0;
+    return 0;
+  }
   double pn = (r->Wtt * rn - r->Wnt * rt) * r->inv_det;
   double pt = (r->Wnn * rt - r->Wnt * rn) * r->inv_det;
-  int sliding = 0;
-  if (pn <= 0.0) {
-    pn = 0.0;
-    pt = 0.0;
-  } else if (fabs(pt) > mu_stick * pn) {
-    const double sgn = pt > 0.0 ? mu_slide : -mu_slide;
-    pn = rn / (r->Wnn + sgn * r->Wnt);
-    if (pn <= 0.0) pn = 0.0;
-    pt = sgn * pn;
-    sliding = pn > 0.0;
+  if (pn > 0.0 && fabs(pt) <= mu_stick * pn) {
+    *pn_out = pn;
+    *pt_out = pt;
+    return 0;
   }
-  *pn_out = pn;
-  *pt_out = pt;
-  return sliding;
+  double sgn = pt > 0.0 ? mu_slide : -mu_slide;
+  for (int attempt = 0; attempt < 2; attempt++, sgn = -sgn) {
+    const double d = r->Wnn + sgn * r->Wnt;
+    if (!(d > 0.0)) continue;
+    const double p = rn / d;
+    /* The tangential velocity left, relative to its target, against p_t. */
+    const double slip = r->Wnt * p + r->Wtt * sgn * p - rt;
+    if (sgn * slip <= 0.0) {
+      *pn_out = p;
+      *pt_out = sgn * p;
+      return 1;
+    }
+  }
+  *pn_out = rn / r->Wnn;
+  *pt_out = 0.0;
+  return 1;
 }
 
 /* Sets the row's impulses to (pn, pt), applies the change to both sides and

@@ -204,6 +204,68 @@ START_TEST(test_free_spin)
 }
 END_TEST
 
+/* The most negative normal velocity after the step, over the floor
+ * contacts that were closed at the midpoint (gap <= 0), over every rank:
+ * Signorini requires u_n+ >= 0 there (no restitution). */
+static double closed_contacts_min_un(const moreau_sim *sim)
+{
+  const moreau_contacts *c = moreau_sim_contacts(sim);
+  const moreau_bodies *b = moreau_sim_bodies(sim);
+  double worst = 0.0;
+  for (moreau_lid k = 0; k < c->n; k++) {
+    if (c->b[k] >= 0 || c->gap[k] > 0.0) continue;
+    moreau_lid i = c->a[k];
+    const double *ca = &c->ca[3 * k], *n = &c->normal[3 * k], w = b->w[3 * i + 2];
+    /* The floor's velocity relative to the body's point, along n (a to b). */
+    double un = -((b->v[3 * i] - w * ca[1]) * n[0] + (b->v[3 * i + 1] + w * ca[0]) * n[1]);
+    worst = fmin(worst, un);
+  }
+  return -par_max(moreau_sim_comm(sim), -worst);
+}
+
+/* A trimer (eta 0.3) thrown spinning along the floor under gravity bounces
+ * and rolls on its disks: contacts far off the line of its centre of mass,
+ * where the sticking solution of a contact may pull while the contact must
+ * press and slide. Every closed contact must end the step with u_n >= 0 (to
+ * the solver's tolerance); a local solve that opened such contacts let a disk
+ * sink steadily into the floor (a quarter of its radius within a few hundred
+ * steps in a pile of trimers), and overlaps must stay at the scheme's v dt / 2
+ * of an impact. */
+START_TEST(test_rolling_on_floor)
+{
+  const double g[3] = {0, -G, 0}, origin[3] = {0, 0, 0}, up[3] = {0, 1, 0}, v[3] = {1.0, 0.0, 0};
+  const double dt = 2e-4, speed = 5.0; /* the largest speed of a point of the trimer: |v| + |w| R */
+  double offsets[9], radii[3], bound, worst = 0.0, worst_un = 0.0;
+  moreau_shapes *shapes = NULL;
+  moreau_sim *sim = NULL;
+  moreau_lid s;
+  PAR_TRY(MPI_COMM_WORLD, moreau_shape_trimer(0.3, 1.0, offsets, radii));
+  PAR_TRY(MPI_COMM_WORLD, moreau_shapes_create(2, &shapes));
+  PAR_TRY(MPI_COMM_WORLD, moreau_shapes_add_unit(shapes, 3, offsets, radii, &s, &bound));
+  const double r_c = shapes->radius[0] * 0.1, x[3] = {0, 0.1, 0};
+  PAR_TRY(MPI_COMM_WORLD, clusters_sim_create(MPI_COMM_WORLD, 0.5, dt, g, &shapes, &sim));
+  PAR_TRY(MPI_COMM_WORLD, clusters_add(sim, 0, 1, 0.1, x, 0.3, v, -40.0));
+  PAR_TRY(MPI_COMM_WORLD,
+          moreau_walls_add(moreau_sim_walls(sim), origin, up, MOREAU_WALL_FIXED, NULL, 0.0, 0.0, 0, NULL));
+  PAR_TRY(MPI_COMM_WORLD, moreau_sim_setup(sim, 1e-9));
+  for (int step = 1; step <= 3000; step++) {
+    PAR_TRY(MPI_COMM_WORLD, moreau_sim_step(sim));
+    worst = fmax(worst, moreau_sim_stats(sim)->max_overlap);
+    worst_un = fmin(worst_un, closed_contacts_min_un(sim));
+  }
+  moreau_body b = clusters_body(sim, 0);
+  if (par_rank(MPI_COMM_WORLD) == 0)
+    printf("rolling trimer: largest overlap %.3g of a disk's radius (%.3g of speed dt / 2), most negative u_n at a "
+           "closed contact %.3g; travelled %.3f, spin now %.3f\n",
+           worst / r_c, worst / (0.5 * speed * dt), worst_un, b.x[0], b.w[2]);
+  ck_assert_msg(b.x[0] > 0.2, "the trimer should travel along the floor (x = %g)", b.x[0]);
+  ck_assert_msg(worst_un > -1e-9 * speed, "a closed contact ends a step approaching at %g", worst_un);
+  ck_assert_msg(worst < 0.5 * speed * dt, "an overlap of %g, beyond the %g of an impact at the largest speed", worst,
+                0.5 * speed * dt);
+  PAR_TRY(MPI_COMM_WORLD, moreau_sim_destroy(&sim));
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
   int status;
@@ -215,6 +277,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, test_impact_frictionless);
   tcase_add_test(tc, test_impact_sticking);
   tcase_add_test(tc, test_free_spin);
+  tcase_add_test(tc, test_rolling_on_floor);
   suite_add_tcase(s, tc);
   status = par_run_suite(MPI_COMM_WORLD, s, NULL);
   MPI_Finalize();

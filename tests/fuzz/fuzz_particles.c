@@ -33,7 +33,7 @@ static moreau_err read_and_set_up(const char *path, int dim)
   MOREAU_CALL(moreau_sim_create(MPI_COMM_WORLD, dim, &sim));
   err = moreau_materials_create(3, &law, 1000.0, &m);
   if (!err) err = moreau_sim_set_materials(sim, m);
-  if (!err) err = moreau_read_particles(path, moreau_sim_bodies(sim), moreau_sim_materials(sim));
+  if (!err) err = moreau_read_particles(path, moreau_sim_bodies(sim), moreau_sim_materials(sim), NULL);
   if (!err) err = moreau_sim_setup(sim, 0.01);
   if (moreau_sim_destroy(&sim) && !err) err = MOREAU_ERR_INTERNAL;
   MOREAU_CALL(err);

@@ -95,7 +95,7 @@ static moreau_bodies *read_good(const char *name, const char *text, int dim)
   snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
   io_test_write_file(path, text);
   ck_assert(io_test_all(moreau_bodies_create(MPI_COMM_WORLD, dim, &b) == MOREAU_SUCCESS));
-  err = moreau_read_particles(path, b, materials);
+  err = moreau_read_particles(path, b, materials, NULL);
   if (err) fprintf(stderr, "unexpected error: %s\n", moreau_error_message());
   ck_assert(io_test_all(err == MOREAU_SUCCESS));
   return b;
@@ -244,7 +244,7 @@ static void expect_input_error(const char *path, int dim, const char *prefix, co
   long reporters, good_reports;
   int good;
   ck_assert(io_test_all(moreau_bodies_create(MPI_COMM_WORLD, dim, &b) == MOREAU_SUCCESS));
-  err = moreau_read_particles(path, b, materials);
+  err = moreau_read_particles(path, b, materials, NULL);
   good = 0;
   if (moreau_error_is_local()) {
     const char *msg = moreau_error_message();

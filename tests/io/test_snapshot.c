@@ -610,7 +610,7 @@ static void round_trip(int dim, const box_setup *box)
   write_ok(sc, dir);
 
   ck_assert(io_test_all(moreau_bodies_create(MPI_COMM_WORLD, dim, &back) == MOREAU_SUCCESS));
-  err = moreau_read_particles(h5, back, materials);
+  err = moreau_read_particles(h5, back, materials, NULL);
   if (err) fprintf(stderr, "rank %d: %s\n", rank, moreau_error_message());
   ck_assert(io_test_all(err == MOREAU_SUCCESS));
   check_same_bodies(sc, back);
@@ -800,7 +800,7 @@ static void expect_read_error(const char *path, int dim, const char *text)
   moreau_err err;
   int good;
   ck_assert(io_test_all(moreau_bodies_create(MPI_COMM_WORLD, dim, &b) == MOREAU_SUCCESS));
-  err = moreau_read_particles(path, b, materials);
+  err = moreau_read_particles(path, b, materials, NULL);
   good = moreau_error_is_local() && strstr(moreau_error_message(), text) != NULL;
   if (moreau_error_is_local() && !good) fprintf(stderr, "unexpected message: %s\n", moreau_error_message());
   ck_assert(io_test_all(err == MOREAU_ERR_INPUT && b->n_owned == 0));

@@ -107,7 +107,7 @@ START_TEST(static_pile_forces_match_one_rank)
 
   PAR_TRY(MPI_COMM_WORLD, moreau_sim_create(MPI_COMM_WORLD, 2, &sim));
   PAR_TRY(MPI_COMM_WORLD, configure(sim));
-  PAR_TRY(MPI_COMM_WORLD, moreau_read_particles(path, moreau_sim_bodies(sim), moreau_sim_materials(sim)));
+  PAR_TRY(MPI_COMM_WORLD, moreau_read_particles(path, moreau_sim_bodies(sim), moreau_sim_materials(sim), NULL));
   PAR_TRY(MPI_COMM_WORLD, solve(sim, &c, &n, &info));
   PAR_TRY(MPI_COMM_WORLD, moreau_sim_destroy(&sim));
   inv_remove_tree(dir);
