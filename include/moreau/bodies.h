@@ -45,7 +45,38 @@ typedef struct {
   double *f_ext, *t_ext;
   double *radius, *inv_mass, *inv_inertia;
   int32_t *material, *fixed, *shape;
+  const moreau_shapes *shapes; /* the shapes of the clusters (not owned; NULL: none) */
 } moreau_bodies;
+
+/* A body's contactors: a disk or sphere is its own single contactor, a
+ * cluster has those of its shape (b->shapes). */
+static inline int moreau_bodies_n_contactors(const moreau_bodies *b, moreau_lid i)
+{
+  return b->shape[i] <= 0 ? 1 : (int)b->shapes->count[b->shape[i] - 1];
+}
+
+/* Centre and radius of contactor j of body i when its centre of mass is at
+ * x (its own position or an image's). */
+static inline void moreau_bodies_contactor(const moreau_bodies *b, moreau_lid i, int j, const double x[3],
+                                           double centre[3], double *radius)
+{
+  if (b->shape[i] <= 0) {
+    centre[0] = x[0];
+    centre[1] = x[1];
+    centre[2] = x[2];
+    *radius = b->radius[i];
+    return;
+  }
+  moreau_shape_contactor(b->shapes, b->shapes->first[b->shape[i] - 1] + j, x, &b->q[4 * i], b->radius[i], centre,
+                         radius);
+}
+
+/* Area (2D) or volume (3D) of body i: of the union of its contactors. */
+double moreau_bodies_measure(const moreau_bodies *b, moreau_lid i);
+/* The union's measure over the sum of its contactors' measures (1 for a
+ * plain body): a quantity summed contactor by contactor times this counts
+ * the overlaps once, exactly when the whole body is counted. */
+double moreau_bodies_overlap_factor(const moreau_bodies *b, moreau_lid i);
 
 /* The body schema. */
 extern const moreau_field_table moreau_body_fields;

@@ -19,13 +19,10 @@ typedef struct moreau_detector moreau_detector;
 MOREAU_MUST_CHECK moreau_err moreau_detector_create(moreau_detector **d);
 MOREAU_MUST_CHECK moreau_err moreau_detector_destroy(moreau_detector **d);
 
-/* The shapes of the bodies that are clusters (shape >= 1), kept as a
- * pointer: the table must outlive its use here. A cluster touches another
- * body or a wall at every pair of contactors within the alert distance, each
- * a contact keyed by its contactor pair (contacts.h: point). */
-void moreau_detector_set_shapes(moreau_detector *d, const moreau_shapes *shapes);
-
-/* Not collective. Clears c and fills it with the contacts this rank owns:
+/* Not collective. Clears c and fills it with the contacts this rank owns
+ * (a cluster, whose contactors are in b->shapes, touches another body or a
+ * wall at every pair of contactors within alert, each a contact keyed by
+ * its contactor pair, contacts.h: point):
  * owned body a with local body b of larger global id, and owned body a with
  * every wall, whose gap is below alert. Frames, contact vectors and gaps are
  * set; forces and law state are zero. The list is sorted by key. Separations

@@ -34,14 +34,30 @@ static double below(int dim, double r, double t)
   return M_PI * r * r * r * (u - u * u * u / 3.0 + 2.0 / 3.0);
 }
 
-/* Adds the slices of a body at coordinate x (radius r) to the bins it
- * crosses. */
-static void add_slices(int dim, double x, double r, double lo, double width, int bins, moreau_sum *sum)
+/* Adds the slices of a disk or sphere at coordinate x (radius r), times
+ * weight, to the bins it crosses. */
+static void add_slices(int dim, double x, double r, double weight, double lo, double width, int bins,
+                       moreau_sum *sum)
 {
   double first = floor((x - r - lo) / width), last = floor((x + r - lo) / width);
   for (int k = (int)fmax(first, 0.0); k <= (int)fmin(last, bins - 1.0); k++)
     moreau_sum_add(&sum[(size_t)k * NSUM + SUM_SOLID],
-                   below(dim, r, lo + (k + 1) * width - x) - below(dim, r, lo + k * width - x));
+                   weight * (below(dim, r, lo + (k + 1) * width - x) - below(dim, r, lo + k * width - x)));
+}
+
+/* The slices of body i with its centre of mass at coordinate x_axis: its
+ * contactors' (a cluster's overlaps spread evenly over them, as in
+ * region_volume.c). */
+static void add_body_slices(const moreau_bodies *b, moreau_lid i, int axis, double x_axis, double lo, double width,
+                            int bins, moreau_sum *sum)
+{
+  double x[3] = {b->x[3 * i], b->x[3 * i + 1], b->x[3 * i + 2]}, weight = moreau_bodies_overlap_factor(b, i);
+  x[axis] = x_axis;
+  for (int j = 0; j < moreau_bodies_n_contactors(b, i); j++) {
+    double y[3], rc;
+    moreau_bodies_contactor(b, i, j, x, y, &rc);
+    add_slices(b->dim, y[axis], rc, weight, lo, width, bins, sum);
+  }
 }
 
 /* The bin of a point of the region (wrapped into the box), -1 outside. */
@@ -75,10 +91,10 @@ moreau_err moreau_profile_compute(MPI_Comm comm, const moreau_domain *d, const m
     /* The slices of the body, and of its images one period away along a
      * periodic profile axis (bodies are wrapped into the box). */
     if (across_inside) {
-      add_slices(dim, x[axis], b->radius[i], r->lo[axis], width, bins, sum);
+      add_body_slices(b, i, axis, x[axis], r->lo[axis], width, bins, sum);
       if (moreau_domain_is_periodic(d, axis))
         for (int m = -1; m <= 1; m += 2)
-          add_slices(dim, x[axis] + m * (hi[axis] - lo[axis]), b->radius[i], r->lo[axis], width, bins, sum);
+          add_body_slices(b, i, axis, x[axis] + m * (hi[axis] - lo[axis]), r->lo[axis], width, bins, sum);
     }
     if (k < 0) continue;
     moreau_sum *bin = &sum[(size_t)k * NSUM];

@@ -189,7 +189,10 @@ static void image_counts(const region_view *v, int k, double x, double r, int mg
   *m_hi = (int)ceil((v->hi[k] + r - x - shift_lo) / v->len[k]);
 }
 
-/* Volume (2D: area) of body i and its images inside the region. */
+/* Volume (2D: area) of body i and its images inside the region. A cluster's
+ * is its contactors' parts inside times its overlap factor: exact when the
+ * cluster is wholly inside or outside, and when it straddles a face the
+ * overlaps of its contactors are counted as if spread evenly over them. */
 static double body_region_volume(const moreau_domain *d, const region_view *v, const moreau_bodies *b, moreau_lid i)
 {
   const double *x = &b->x[3 * i], r = b->radius[i];
@@ -205,14 +208,18 @@ static double body_region_volume(const moreau_domain *d, const region_view *v, c
         double shift[3], vshift[3], c[3];
         int miss = 0;
         moreau_domain_image(d, m, shift, vshift);
-        for (int k = 0; k < v->dim; k++) {
+        for (int k = 0; k < 3; k++) {
           c[k] = x[k] + shift[k];
-          miss |= c[k] - r >= v->hi[k] || c[k] + r <= v->lo[k];
+          if (k < v->dim) miss |= c[k] - r >= v->hi[k] || c[k] + r <= v->lo[k];
         }
         if (miss) continue;
-        vol += v->dim == 2 ? moreau_disk_box_area(c, r, v->lo, v->hi) : moreau_sphere_box_volume(c, r, v->lo, v->hi);
+        for (int j = 0; j < moreau_bodies_n_contactors(b, i); j++) {
+          double y[3], rc;
+          moreau_bodies_contactor(b, i, j, c, y, &rc);
+          vol += v->dim == 2 ? moreau_disk_box_area(y, rc, v->lo, v->hi) : moreau_sphere_box_volume(y, rc, v->lo, v->hi);
+        }
       }
-  return vol;
+  return vol * moreau_bodies_overlap_factor(b, i);
 }
 
 moreau_err moreau_solid_fraction_region(MPI_Comm comm, const moreau_domain *d, const moreau_bodies *b,

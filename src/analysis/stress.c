@@ -23,8 +23,7 @@ moreau_err moreau_macro_state_compute(MPI_Comm comm, const moreau_domain *d, con
     }
   }
   for (moreau_lid i = 0; i < b->n_owned; i++) {
-    double u[3], mean[3], r = b->radius[i];
-    double vol = dim == 2 ? M_PI * r * r : 4.0 / 3.0 * M_PI * r * r * r;
+    double u[3], mean[3], r = b->radius[i], vol = moreau_bodies_measure(b, i);
     moreau_domain_stream_velocity(d, &b->x[3 * i], mean);
     if (b->inv_mass[i] > 0.0) {
       double m = 1.0 / b->inv_mass[i];

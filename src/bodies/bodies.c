@@ -173,3 +173,23 @@ void moreau_body_set_shape_mass(moreau_body *body, int dim, const moreau_shapes 
   body->inv_mass = body->fixed ? 0.0 : 1.0 / m;
   body->inv_inertia = body->fixed ? 0.0 : 1.0 / inertia;
 }
+
+static double ball_measure(int dim, double r) { return dim == 2 ? M_PI * r * r : 4.0 / 3.0 * M_PI * r * r * r; }
+
+double moreau_bodies_measure(const moreau_bodies *b, moreau_lid i)
+{
+  double r = b->radius[i];
+  if (b->shape[i] <= 0) return ball_measure(b->dim, r);
+  return b->shapes->measure[b->shape[i] - 1] * (b->dim == 2 ? r * r : r * r * r);
+}
+
+double moreau_bodies_overlap_factor(const moreau_bodies *b, moreau_lid i)
+{
+  if (b->shape[i] <= 0) return 1.0;
+  const moreau_shapes *t = b->shapes;
+  moreau_lid s = b->shape[i] - 1;
+  double sum = 0.0;
+  for (moreau_lid c = t->first[s]; c < t->first[s] + t->count[s]; c++)
+    sum += ball_measure(b->dim, t->radius[c]);
+  return t->measure[s] / sum;
+}

@@ -10,7 +10,6 @@ struct moreau_detector {
   moreau_lid *cell_start; /* CSR over cells: bodies of cell k are order[cell_start[k] .. cell_start[k+1]) */
   moreau_lid *order;
   moreau_lid *body_cell;
-  const moreau_shapes *shapes; /* the contactors of clusters; not owned */
 };
 
 moreau_err moreau_detector_create(moreau_detector **d)
@@ -29,8 +28,6 @@ moreau_err moreau_detector_destroy(moreau_detector **dp)
   moreau_free(dp);
   return MOREAU_SUCCESS;
 }
-
-void moreau_detector_set_shapes(moreau_detector *d, const moreau_shapes *shapes) { d->shapes = shapes; }
 
 /* Any unit vector t orthogonal to n, and s = n x t. */
 static void complete_frame(int dim, const double *n, double *t, double *s)
@@ -55,32 +52,6 @@ static void complete_frame(int dim, const double *n, double *t, double *s)
   s[0] = n[1] * t[2] - n[2] * t[1];
   s[1] = n[2] * t[0] - n[0] * t[2];
   s[2] = n[0] * t[1] - n[1] * t[0];
-}
-
-/* A body's contactors: a disk or sphere is its own single contactor (index
- * -1 below), a cluster has those of its shape. */
-static int body_contactors(const moreau_detector *d, const moreau_bodies *b, moreau_lid i, moreau_lid *first)
-{
-  int32_t s = b->shape[i];
-  if (s <= 0) {
-    *first = -1;
-    return 1;
-  }
-  *first = d->shapes->first[s - 1];
-  return (int)d->shapes->count[s - 1];
-}
-
-/* Centre and radius of contactor c (-1: the body itself) of body i when
- * its centre of mass is at xi (its own position or an image's). */
-static void contactor_at(const moreau_detector *d, const moreau_bodies *b, moreau_lid i, const double *xi,
-                         moreau_lid c, double centre[3], double *radius)
-{
-  if (c < 0) {
-    memcpy(centre, xi, 3 * sizeof(double));
-    *radius = b->radius[i];
-    return;
-  }
-  moreau_shape_contactor(d->shapes, c, xi, &b->q[4 * i], b->radius[i], centre, radius);
 }
 
 /* One touching pair of contactors: centre ya of radius ra on body a (centre
@@ -116,35 +87,28 @@ static moreau_err push_contact(moreau_contacts *c, int dim, const moreau_bodies 
   return MOREAU_SUCCESS;
 }
 
-/* Contact point numbers: contactor ca of a in the high half, cb of b (or 0
+/* Contact point numbers: contactor ja of a in the high half, jb of b (0
  * for a wall or a plain body) in the low half; unique within a pair of bodies
  * and the same at every step, so the warm start finds the contact again.
  * Shapes have fewer than 2^15 contactors (moreau_sim_set_shapes checks). */
-static int32_t point_key(moreau_lid ca, moreau_lid first_a, moreau_lid cb, moreau_lid first_b)
-{
-  int32_t ia = ca < 0 ? 0 : (int32_t)(ca - first_a), ib = cb < 0 ? 0 : (int32_t)(cb - first_b);
-  return ia << 16 | ib;
-}
+static int32_t point_key(int ja, int jb) { return (int32_t)ja << 16 | (int32_t)jb; }
 
 /* Pushes the contacts of owned a with b seen at xb (an image position, or
  * b's own): one per pair of contactors whose gap is below alert. */
-static moreau_err try_pair(const moreau_detector *d, moreau_contacts *c, int dim, const moreau_bodies *b, moreau_lid a,
-                           moreau_lid ib, const double *xb, const double *vshift, double alert)
+static moreau_err try_pair(moreau_contacts *c, int dim, const moreau_bodies *b, moreau_lid a, moreau_lid ib,
+                           const double *xb, const double *vshift, double alert)
 {
   const double *xa = &b->x[3 * a];
   double dx3[3] = {xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]};
   double dist2 = dx3[0] * dx3[0] + dx3[1] * dx3[1] + dx3[2] * dx3[2];
   double reach = b->radius[a] + b->radius[ib] + alert;
   if (dist2 >= reach * reach) return MOREAU_SUCCESS; /* the bounding balls are apart */
-  moreau_lid fa, fb;
-  int na = body_contactors(d, b, a, &fa), nb = body_contactors(d, b, ib, &fb);
+  int na = moreau_bodies_n_contactors(b, a), nb = moreau_bodies_n_contactors(b, ib);
   for (int i = 0; i < na; i++) {
     double ya[3], yb[3], ra, rb;
-    moreau_lid ca = fa < 0 ? -1 : fa + i;
-    contactor_at(d, b, a, xa, ca, ya, &ra);
+    moreau_bodies_contactor(b, a, i, xa, ya, &ra);
     for (int j = 0; j < nb; j++) {
-      moreau_lid cb = fb < 0 ? -1 : fb + j;
-      contactor_at(d, b, ib, xb, cb, yb, &rb);
+      moreau_bodies_contactor(b, ib, j, xb, yb, &rb);
       double dy[3] = {yb[0] - ya[0], yb[1] - ya[1], yb[2] - ya[2]};
       double dy2 = dy[0] * dy[0] + dy[1] * dy[1] + dy[2] * dy[2], touch = ra + rb + alert;
       if (dy2 >= touch * touch) continue;
@@ -155,20 +119,18 @@ static moreau_err try_pair(const moreau_detector *d, moreau_contacts *c, int dim
         for (int k = 0; k < 3; k++)
           nrm[k] = dy[k] / dist;
       contactor_pair cp = {xa, ya, xb, ra, rb};
-      MOREAU_CALL(push_contact(c, dim, b, a, ib, b->gid[ib], point_key(ca, fa, cb, fb), &cp, nrm, dist - ra - rb,
+      MOREAU_CALL(push_contact(c, dim, b, a, ib, b->gid[ib], point_key(i, j), &cp, nrm, dist - ra - rb,
                                vshift));
     }
   }
   return MOREAU_SUCCESS;
 }
 
-static moreau_err detect_walls(const moreau_detector *d, const moreau_bodies *b, const moreau_walls *w, double alert,
-                               moreau_contacts *c)
+static moreau_err detect_walls(const moreau_bodies *b, const moreau_walls *w, double alert, moreau_contacts *c)
 {
   for (moreau_lid a = 0; a < b->n_owned; a++) {
     const double *xa = &b->x[3 * a];
-    moreau_lid fa;
-    int na = body_contactors(d, b, a, &fa);
+    int na = moreau_bodies_n_contactors(b, a);
     for (int iw = 0; iw < w->n; iw++) {
       const double *p = &w->point[3 * iw], *nw = &w->normal[3 * iw];
       double dist = (xa[0] - p[0]) * nw[0] + (xa[1] - p[1]) * nw[1] + (xa[2] - p[2]) * nw[2];
@@ -176,12 +138,11 @@ static moreau_err detect_walls(const moreau_detector *d, const moreau_bodies *b,
       double n[3] = {-nw[0], -nw[1], -nw[2]};
       for (int i = 0; i < na; i++) {
         double ya[3], ra;
-        moreau_lid ca = fa < 0 ? -1 : fa + i;
-        contactor_at(d, b, a, xa, ca, ya, &ra);
+        moreau_bodies_contactor(b, a, i, xa, ya, &ra);
         double gap = (ya[0] - p[0]) * nw[0] + (ya[1] - p[1]) * nw[1] + (ya[2] - p[2]) * nw[2] - ra;
         if (gap >= alert) continue;
         contactor_pair cp = {xa, ya, NULL, ra, 0.0};
-        MOREAU_CALL(push_contact(c, b->dim, b, a, -(iw + 1), MOREAU_WALL_GID(iw), point_key(ca, fa, -1, -1), &cp, n,
+        MOREAU_CALL(push_contact(c, b->dim, b, a, -(iw + 1), MOREAU_WALL_GID(iw), point_key(i, 0), &cp, n,
                                  gap, NULL));
       }
     }
@@ -294,7 +255,7 @@ static moreau_err pairs_bounded(const moreau_detector *d, const moreau_bodies *b
           for (moreau_lid j = d->cell_start[nb]; j < d->cell_start[nb + 1]; j++) {
             moreau_lid ib = d->order[j];
             if (b->gid[ib] <= b->gid[a]) continue;
-            MOREAU_CALL(try_pair(d, c, g->dim, b, a, ib, &b->x[3 * ib], NULL, alert));
+            MOREAU_CALL(try_pair(c, g->dim, b, a, ib, &b->x[3 * ib], NULL, alert));
           }
         }
   }
@@ -337,7 +298,7 @@ static moreau_err pairs_through_images(const moreau_detector *d, const moreau_do
                   if (b->gid[ib] <= b->gid[a]) continue;
                   const double *xb = &b->x[3 * ib];
                   double image[3] = {xb[0] + shift[0], xb[1] + shift[1], xb[2] + shift[2]};
-                  MOREAU_CALL(try_pair(d, c, g->dim, b, a, ib, image, vshift, alert));
+                  MOREAU_CALL(try_pair(c, g->dim, b, a, ib, image, vshift, alert));
                 }
               }
         }
@@ -359,7 +320,7 @@ moreau_err moreau_detect(moreau_detector *d, const moreau_domain *domain, const 
     else
       MOREAU_CALL(pairs_bounded(d, b, &g, alert, c));
   }
-  MOREAU_CALL(detect_walls(d, b, w, alert, c));
+  MOREAU_CALL(detect_walls(b, w, alert, c));
   MOREAU_CALL(moreau_contacts_sort(c));
   moreau_log_end(MOREAU_EV_DETECT);
   return MOREAU_SUCCESS;

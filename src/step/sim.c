@@ -90,7 +90,7 @@ moreau_err moreau_sim_set_shapes(moreau_sim *sim, moreau_shapes **shapes)
   }
   MOREAU_CALL(moreau_shapes_destroy(&sim->shapes));
   sim->shapes = t;
-  moreau_detector_set_shapes(sim->detector, t);
+  sim->bodies->shapes = t;
   return MOREAU_SUCCESS;
 }
 

@@ -2,3 +2,5 @@
 # free spin) and partition invariance, on 1, 2 and 4 ranks.
 moreau_test_program(test_clusters2d ${CMAKE_CURRENT_LIST_DIR}/test_clusters2d.c)
 moreau_mpi_test(clusters2d test_clusters2d RANKS 1 2 4 TIMEOUT 120)
+moreau_test_program(test_clusters_parallel ${CMAKE_CURRENT_LIST_DIR}/test_clusters_parallel.c)
+moreau_mpi_test(clusters_parallel test_clusters_parallel RANKS 1 2 4 TIMEOUT 300)
