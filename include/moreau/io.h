@@ -72,10 +72,17 @@ MOREAU_MUST_CHECK moreau_err moreau_read_shapes(MPI_Comm comm, const char *path,
  * bodies (ghosts only as contact endpoints), the contacts (may be NULL) and
  * the walls (may be NULL), with the step, time and dt of rs and, when
  * rs->has_box, the box, its periodic axes, the Lees-Edwards state and an
- * outline of the box (group /box, drawn by the XDMF files); modifies
- * nothing. I/O failures give MOREAU_ERR_IO naming the path, on every rank. */
+ * outline of the box (group /box, drawn by the XDMF files). With a shapes
+ * table (shapes; NULL: none) it also writes the group /contactors, one row
+ * per contactor of every owned body (a plain body is its own single
+ * contactor, so the group is the whole granular geometry): position (its
+ * world centre), radius, gid (the body's) and index (within the body's
+ * shape, 0 for a plain body), drawn by the XDMF files as the grid
+ * contactors beside the bodies' grid particles. Modifies nothing. I/O
+ * failures give MOREAU_ERR_IO naming the path, on every rank. */
 MOREAU_MUST_CHECK moreau_err moreau_snapshot_write(const moreau_run_state *rs, const moreau_bodies *b,
-                                                   const moreau_contacts *c, const moreau_walls *w, const char *dir);
+                                                   const moreau_contacts *c, const moreau_walls *w,
+                                                   const moreau_shapes *shapes, const char *dir);
 
 /* How a run uses its output directory: a new run into a directory without
  * an earlier run's outputs, a new run that first removes them (-overwrite),

@@ -223,7 +223,8 @@ moreau_err moreau_run_output_snapshot(const moreau_sim *sim, const char *dir, co
 {
   moreau_run_state rs;
   moreau_sim_run_state(sim, &rs);
-  MOREAU_CALL(moreau_snapshot_write(&rs, moreau_sim_bodies(sim), moreau_sim_contacts(sim), moreau_sim_walls(sim), dir));
+  MOREAU_CALL(moreau_snapshot_write(&rs, moreau_sim_bodies(sim), moreau_sim_contacts(sim), moreau_sim_walls(sim),
+                                    moreau_sim_shapes(sim), dir));
   if (an->force_pdf_bins) MOREAU_CALL(force_pdf_write(sim, dir, an->force_pdf_bins));
   return MOREAU_SUCCESS;
 }

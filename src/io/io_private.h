@@ -20,7 +20,8 @@ typedef struct {
   double time;
   int dim;
   int64_t n_bodies, n_contacts;
-  int has_box; /* the .h5 has the box outline /box */
+  int has_box;          /* the .h5 has the box outline /box */
+  int64_t n_contactors; /* rows of /contactors; -1: the .h5 has none */
 } io_snapshot_meta;
 
 /* Readers behind moreau_read_particles. Collective over b->comm; they append

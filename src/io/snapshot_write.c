@@ -1,4 +1,6 @@
 #include <errno.h>
+#include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -7,9 +9,11 @@
 #include "moreau/io.h"
 #include "moreau/log.h"
 
-/* Global row counts and this rank's first row, for bodies and contacts. */
+/* Global row counts and this rank's first row, for bodies, contacts and
+ * contactors (n_contactors is -1 when the snapshot has no shapes table), and
+ * this rank's contactor rows. */
 typedef struct {
-  int64_t n_bodies, body_off, n_contacts, contact_off;
+  int64_t n_bodies, body_off, n_contacts, contact_off, n_contactors, contactor_off, my_contactors;
 } snapshot_rows;
 
 /* What one snapshot writes. */
@@ -17,43 +21,151 @@ typedef struct {
   const moreau_run_state *rs;
   int rank;
   const moreau_bodies *b;
-  const moreau_contacts *c; /* may be NULL */
-  const moreau_walls *w;    /* may be NULL */
+  const moreau_contacts *c;    /* may be NULL */
+  const moreau_walls *w;       /* may be NULL */
+  const moreau_shapes *shapes; /* may be NULL: no /contactors */
 } snapshot_src;
 
 static moreau_lid local_contacts(const snapshot_src *s) { return s->c ? s->c->n : 0; }
 
+/* The contactors of owned body i: a plain body is its own one. */
+static moreau_lid body_contactors(const snapshot_src *s, moreau_lid i)
+{
+  int32_t shape = s->b->shape[i];
+  return shape == 0 ? 1 : s->shapes->count[shape - 1];
+}
+
+/* The contactor rows of this rank. A shape id outside the table (setup
+ * refuses them, so a bug) fails on every rank: the row counts that follow
+ * are collective. */
+static moreau_err local_contactors(const snapshot_src *s, int64_t *n)
+{
+  const moreau_bodies *b = s->b;
+  moreau_lid bad = -1;
+  *n = 0;
+  for (moreau_lid i = 0; i < b->n_owned && bad < 0; i++) {
+    if (b->shape[i] < 0 || b->shape[i] > s->shapes->n_shapes)
+      bad = i;
+    else
+      *n += body_contactors(s, i);
+  }
+  MOREAU_CALL(moreau_error_agree(s->rs->comm,
+                                 bad < 0 ? MOREAU_SUCCESS
+                                         : moreau_error_raise(MOREAU_ERR_INTERNAL, __FILE__, __LINE__, __func__,
+                                                              "body %" PRId64 " has shape %d, not in the table of %d",
+                                                              b->gid[bad], b->shape[bad], s->shapes->n_shapes)));
+  return MOREAU_SUCCESS;
+}
+
 static moreau_err count_rows(const snapshot_src *s, snapshot_rows *rows)
 {
-  int64_t mine[2] = {s->b->n_owned, local_contacts(s)}, before[2] = {0, 0}, total[2];
-  MOREAU_MPI_CALL(MPI_Exscan(mine, before, 2, MPI_INT64_T, MPI_SUM, s->rs->comm));
-  MOREAU_MPI_CALL(MPI_Allreduce(mine, total, 2, MPI_INT64_T, MPI_SUM, s->rs->comm));
-  if (s->rank == 0) before[0] = before[1] = 0;
+  int64_t mine[3] = {s->b->n_owned, local_contacts(s), 0}, before[3] = {0, 0, 0}, total[3];
+  if (s->shapes) MOREAU_CALL(local_contactors(s, &mine[2]));
+  MOREAU_MPI_CALL(MPI_Exscan(mine, before, 3, MPI_INT64_T, MPI_SUM, s->rs->comm));
+  MOREAU_MPI_CALL(MPI_Allreduce(mine, total, 3, MPI_INT64_T, MPI_SUM, s->rs->comm));
+  if (s->rank == 0) before[0] = before[1] = before[2] = 0;
   rows->n_bodies = total[0];
   rows->body_off = before[0];
   rows->n_contacts = total[1];
   rows->contact_off = before[1];
+  rows->n_contactors = s->shapes ? total[2] : -1;
+  rows->contactor_off = before[2];
+  rows->my_contactors = mine[2];
   return MOREAU_SUCCESS;
 }
 
 #define F64 H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE
 #define I64 H5T_STD_I64LE, H5T_NATIVE_INT64
 
+/* Writes the vertex list 0..N-1 of N points as the dataset name, this rank
+ * the rows [off, off + n): XDMF
+ * readers differ on implicit connectivity (the XDMF3 reader needs it
+ * explicit), so it is stored. */
+static moreau_err write_vertex_list(const snapshot_src *s, hid_t file, const char *name, int64_t N, int64_t off,
+                                    int64_t n, const char *path)
+{
+  int64_t *vertex = NULL;
+  moreau_err err = moreau_error_agree(s->rs->comm, moreau_malloc((size_t)n * sizeof(*vertex), &vertex));
+  for (int64_t i = 0; !err && i < n; i++)
+    vertex[i] = off + i;
+  if (!err) err = io_h5_write_rows(s->rs->comm, file, name, I64, N, off, n, 0, vertex, path);
+  moreau_free(&vertex);
+  MOREAU_CALL(err);
+  return MOREAU_SUCCESS;
+}
+
 static moreau_err write_bodies(hid_t file, const snapshot_src *s, const snapshot_rows *r, const char *path)
 {
   const moreau_bodies *b = s->b;
   int64_t n = b->n_owned, N = r->n_bodies, off = r->body_off;
-  int64_t *vertex;
   MOREAU_CALL(io_h5_make_group(s->rs->comm, file, "/bodies", path));
   MOREAU_CALL(
       io_h5_write_fields(s->rs->comm, file, "/bodies", &moreau_body_fields, b, MOREAU_FIELD_SNAPSHOT, N, off, n, path));
-  /* XDMF readers differ on implicit connectivity (the XDMF3 reader needs it
-   * explicit), so the vertex list is stored. */
-  MOREAU_CALL(moreau_malloc((size_t)n * sizeof(*vertex), &vertex));
-  for (int64_t i = 0; i < n; i++)
-    vertex[i] = off + i;
-  MOREAU_CALL(io_h5_write_rows(s->rs->comm, file, "/bodies/connectivity", I64, N, off, n, 0, vertex, path));
-  moreau_free(&vertex);
+  MOREAU_CALL(write_vertex_list(s, file, "/bodies/connectivity", N, off, n, path));
+  return MOREAU_SUCCESS;
+}
+
+/* The granular geometry for viewers: one row per contactor of every owned
+ * body, written through a field table like the bodies. */
+typedef struct {
+  double *position, *radius;
+  moreau_gid *gid;
+  int32_t *index; /* within the body's shape; 0 for a plain body */
+} contactor_rows;
+
+#define CONTACTOR_FIELD(name, type, ncomp, member)                                                                     \
+  {                                                                                                                    \
+    name, MOREAU_FIELD_##type, ncomp, MOREAU_FIELD_SNAPSHOT, offsetof(contactor_rows, member), -1                      \
+  }
+static const moreau_field contactor_fields[] = {
+    CONTACTOR_FIELD("position", F64, 3, position),
+    CONTACTOR_FIELD("radius", F64, 1, radius),
+    CONTACTOR_FIELD("gid", I64, 1, gid),
+    CONTACTOR_FIELD("index", I32, 1, index),
+};
+static const moreau_field_table contactor_table = {contactor_fields,
+                                                   (int)(sizeof(contactor_fields) / sizeof(contactor_fields[0])), 0};
+
+static void free_contactor_rows(contactor_rows *cr) { moreau_fields_free(&contactor_table, cr); }
+
+static moreau_err build_contactor_rows(const snapshot_src *s, int64_t n, contactor_rows *cr)
+{
+  const moreau_bodies *b = s->b;
+  int64_t row = 0;
+  MOREAU_CALL(moreau_fields_resize(&contactor_table, cr, (size_t)n));
+  for (moreau_lid i = 0; i < b->n_owned; i++) {
+    int32_t shape = b->shape[i];
+    for (moreau_lid k = 0; k < body_contactors(s, i); k++, row++) {
+      if (shape == 0) {
+        memcpy(&cr->position[3 * row], &b->x[3 * i], 3 * sizeof(double));
+        cr->radius[row] = b->radius[i];
+      } else {
+        moreau_shape_contactor(s->shapes, s->shapes->first[shape - 1] + k, &b->x[3 * i], &b->q[4 * i], b->radius[i],
+                               &cr->position[3 * row], &cr->radius[row]);
+      }
+      cr->gid[row] = b->gid[i];
+      cr->index[row] = k;
+    }
+  }
+  return MOREAU_SUCCESS;
+}
+
+static moreau_err write_contactors(hid_t file, const snapshot_src *s, const snapshot_rows *r, const char *path)
+{
+  int64_t N = r->n_contactors, off = r->contactor_off, n = r->my_contactors;
+  contactor_rows cr = {0};
+  moreau_err err;
+  if (!s->shapes) return MOREAU_SUCCESS;
+  /* Every rank builds its rows before the collective writes, and all agree
+   * that they could. */
+  err = moreau_error_agree(s->rs->comm, build_contactor_rows(s, n, &cr));
+  if (!err) err = io_h5_make_group(s->rs->comm, file, "/contactors", path);
+  if (!err)
+    err = io_h5_write_fields(s->rs->comm, file, "/contactors", &contactor_table, &cr, MOREAU_FIELD_SNAPSHOT, N, off, n,
+                             path);
+  free_contactor_rows(&cr);
+  MOREAU_CALL(err);
+  MOREAU_CALL(write_vertex_list(s, file, "/contactors/connectivity", N, off, n, path));
   return MOREAU_SUCCESS;
 }
 
@@ -217,6 +329,7 @@ static moreau_err write_contents(hid_t file, const snapshot_src *s, const snapsh
 {
   MOREAU_CALL(write_attributes(file, s, r, path));
   MOREAU_CALL(write_bodies(file, s, r, path));
+  MOREAU_CALL(write_contactors(file, s, r, path));
   MOREAU_CALL(write_contacts(file, s, r, path));
   MOREAU_CALL(write_walls(file, s, path));
   MOREAU_CALL(write_box(file, s, path));
@@ -244,6 +357,7 @@ static moreau_err write_xdmf(const char *dir, const char *snap_dir, const snapsh
                            .dim = s->rs->dim,
                            .n_bodies = r->n_bodies,
                            .n_contacts = r->n_contacts,
+                           .n_contactors = r->n_contactors,
                            .has_box = s->rs->has_box != 0};
   MOREAU_CALL(io_xdmf_write_snapshot(snap_dir, &meta));
   MOREAU_CALL(io_xdmf_write_collection(dir, &meta));
@@ -277,10 +391,10 @@ static moreau_err snapshot_write(const snapshot_src *s, const char *dir)
 }
 
 moreau_err moreau_snapshot_write(const moreau_run_state *rs, const moreau_bodies *b, const moreau_contacts *c,
-                                 const moreau_walls *w, const char *dir)
+                                 const moreau_walls *w, const moreau_shapes *shapes, const char *dir)
 {
   moreau_err err;
-  snapshot_src s = {rs, 0, b, c, w};
+  snapshot_src s = {rs, 0, b, c, w, shapes};
   MOREAU_MPI_CALL(MPI_Comm_rank(rs->comm, &s.rank));
   moreau_log_begin(MOREAU_EV_IO_WRITE);
   err = snapshot_write(&s, dir);

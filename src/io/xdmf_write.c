@@ -71,18 +71,42 @@ static void open_grid(FILE *f, int ind, const char *h5, const char *name, const 
   fprintf(f, "%*s</Geometry>\n", ind + 2, "");
 }
 
+/* The opening of a grid of n points, one vertex each, from the datasets
+ * connectivity, position and radius of group, with their radius for the
+ * Glyph filter; n1 and n3 receive the dimensions "n" and "n 3". */
+static void open_points(FILE *f, int ind, const char *h5, const char *name, const char *group, int64_t n, char n1[32],
+                        char n3[48])
+{
+  char conn[64], position[64], radius[64];
+  snprintf(n1, 32, "%" PRId64, n);
+  snprintf(n3, 48, "%" PRId64 " 3", n);
+  snprintf(conn, sizeof(conn), "%s/connectivity", group);
+  snprintf(position, sizeof(position), "%s/position", group);
+  snprintf(radius, sizeof(radius), "%s/radius", group);
+  open_grid(f, ind, h5, name, "Polyvertex", n1, 1, n1, conn, n3, position);
+  put_attribute(f, ind + 2, "radius", "Scalar", "Node", n1, "Float", 8, h5, radius);
+}
+
 static void put_particles(FILE *f, int ind, const char *h5, int64_t n)
 {
   char n1[32], n3[48];
-  snprintf(n1, sizeof(n1), "%" PRId64, n);
-  snprintf(n3, sizeof(n3), "%" PRId64 " 3", n);
-  open_grid(f, ind, h5, "particles", "Polyvertex", n1, 1, n1, "/bodies/connectivity", n3, "/bodies/position");
-  put_attribute(f, ind + 2, "radius", "Scalar", "Node", n1, "Float", 8, h5, "/bodies/radius");
+  open_points(f, ind, h5, "particles", "/bodies", n, n1, n3);
   put_attribute(f, ind + 2, "velocity", "Vector", "Node", n3, "Float", 8, h5, "/bodies/velocity");
   put_attribute(f, ind + 2, "angular_velocity", "Vector", "Node", n3, "Float", 8, h5, "/bodies/angular_velocity");
   put_attribute(f, ind + 2, "gid", "Scalar", "Node", n1, "Int", 8, h5, "/bodies/gid");
   put_attribute(f, ind + 2, "material", "Scalar", "Node", n1, "Int", 4, h5, "/bodies/material");
   put_attribute(f, ind + 2, "fixed", "Scalar", "Node", n1, "Int", 4, h5, "/bodies/fixed");
+  fprintf(f, "%*s</Grid>\n", ind, "");
+}
+
+/* The granular geometry: one vertex per contactor (a plain body is its own
+ * one), so a Glyph scaled by radius draws every disk of every cluster. */
+static void put_contactors(FILE *f, int ind, const char *h5, int64_t n)
+{
+  char n1[32], n3[48];
+  open_points(f, ind, h5, "contactors", "/contactors", n, n1, n3);
+  put_attribute(f, ind + 2, "gid", "Scalar", "Node", n1, "Int", 8, h5, "/contactors/gid");
+  put_attribute(f, ind + 2, "index", "Scalar", "Node", n1, "Int", 4, h5, "/contactors/index");
   fprintf(f, "%*s</Grid>\n", ind, "");
 }
 
@@ -125,6 +149,7 @@ static moreau_err put_snapshot(FILE *f, int ind, const char *prefix, const io_sn
           m->step);
   fprintf(f, "%*s<Time Value=\"%.17g\"/>\n", ind + 2, "", m->time);
   if (m->n_bodies > 0) put_particles(f, ind + 2, h5, m->n_bodies);
+  if (m->n_contactors > 0) put_contactors(f, ind + 2, h5, m->n_contactors);
   if (m->n_contacts > 0) put_contacts(f, ind + 2, h5, m->n_contacts);
   if (m->has_box) put_box(f, ind + 2, h5, m->dim);
   fprintf(f, "%*s</Grid>\n", ind, "");
@@ -167,8 +192,8 @@ moreau_err io_xdmf_write_snapshot(const char *snap_dir, const io_snapshot_meta *
   put_header(f);
   fprintf(f,
           "<!-- " META_TAG " step=%" PRId64 " time=%.17g dim=%d n_bodies=%" PRId64 " n_contacts=%" PRId64
-          " box=%d -->\n",
-          meta->step, meta->time, meta->dim, meta->n_bodies, meta->n_contacts, meta->has_box);
+          " box=%d contactors=%" PRId64 " -->\n",
+          meta->step, meta->time, meta->dim, meta->n_bodies, meta->n_contacts, meta->has_box, meta->n_contactors);
   fprintf(f, "<Xdmf Version=\"3.0\">\n  <Domain>\n");
   err = put_snapshot(f, 4, "", meta);
   fprintf(f, "  </Domain>\n</Xdmf>\n");
@@ -193,7 +218,8 @@ static int snapshot_step(const char *name, int64_t *step)
 
 /* Metadata from the comment a snapshot's .xmf starts with; 0 if the file is
  * not one of ours. The files of snapshots older than the box outline have
- * no box= (and their .h5 no /box). */
+ * no box= (and their .h5 no /box), those older than the contactors no
+ * contactors= (and their .h5 no /contactors). */
 static int read_meta(const char *path, io_snapshot_meta *m)
 {
   char line[512];
@@ -203,9 +229,11 @@ static int read_meta(const char *path, io_snapshot_meta *m)
   for (int i = 0; i < 4 && !found && fgets(line, sizeof(line), f); i++) {
     const char *tag = strstr(line, META_TAG);
     m->has_box = 0;
+    m->n_contactors = -1;
     fields = tag ? sscanf(tag + strlen(META_TAG),
-                          " step=%" SCNd64 " time=%lf dim=%d n_bodies=%" SCNd64 " n_contacts=%" SCNd64 " box=%d",
-                          &m->step, &m->time, &m->dim, &m->n_bodies, &m->n_contacts, &m->has_box)
+                          " step=%" SCNd64 " time=%lf dim=%d n_bodies=%" SCNd64 " n_contacts=%" SCNd64
+                          " box=%d contactors=%" SCNd64,
+                          &m->step, &m->time, &m->dim, &m->n_bodies, &m->n_contacts, &m->has_box, &m->n_contactors)
                  : 0;
     found = fields >= 5 && (m->dim == 2 || m->dim == 3);
   }

@@ -1,7 +1,8 @@
 /* HDF5 snapshots and their XDMF descriptions: a snapshot read back gives the
  * bodies bit for bit whatever the rank counts, the contact and wall datasets
  * hold what was written, the box attributes and outline are the run's box
- * (none without a box), the XDMF files are well-formed XML whose every
+ * (none without a box), the contactors of rigid clusters are where their
+ * shapes put them, the XDMF files are well-formed XML whose every
  * reference names an existing dataset of the declared shape. */
 #include <check.h>
 #include <dirent.h>
@@ -549,7 +550,7 @@ static int bcast_int(int v)
 
 static void write_ok(const scene *sc, const char *dir)
 {
-  moreau_err err = moreau_snapshot_write(&sc->rs, sc->bodies, sc->contacts, sc->walls, dir);
+  moreau_err err = moreau_snapshot_write(&sc->rs, sc->bodies, sc->contacts, sc->walls, NULL, dir);
   if (err) fprintf(stderr, "rank %d: %s\n", rank, moreau_error_message());
   ck_assert(io_test_all(err == MOREAU_SUCCESS));
 }
@@ -773,11 +774,13 @@ START_TEST(t_box_collection_rebuilt)
   sc->rs.has_box = 1;
   write_ok(sc, dir);
   if (rank == 0) bad += check_collection(top, 3, 2);
-  /* Step 5 as an older version wrote it. */
+  /* Step 5 as a version before the box outline (and the contactors) wrote
+   * it. */
   if (rank == 0) {
-    char *text = read_text(xmf5), *tag = text ? strstr(text, " box=1 -->") : NULL;
+    static const char *newer = " box=1 contactors=-1";
+    char *text = read_text(xmf5), *tag = text ? strstr(text, " box=1 contactors=-1 -->") : NULL;
     bad += !tag;
-    if (tag) memmove(tag, tag + strlen(" box=1"), strlen(tag + strlen(" box=1")) + 1);
+    if (tag) memmove(tag, tag + strlen(newer), strlen(tag + strlen(newer)) + 1);
     FILE *f = fopen(xmf5, "w");
     bad += !f || fputs(text ? text : "", f) < 0;
     if (f) fclose(f);
@@ -829,6 +832,223 @@ START_TEST(t_read_errors)
 }
 END_TEST
 
+/* Rigid clusters: two trimers of different shapes and one plain disk. The
+ * expected contactors are computed here from the generator's offsets and
+ * the closed forms of a trimer (bounding radius R, centroid at the origin
+ * by symmetry), not through moreau_shape_contactor. */
+#define CLUSTER_BODIES 3
+#define CLUSTER_ROWS 7
+static const double trimer_eta[2] = {0.3, 0.55}, trimer_R = 1.7;
+static const double cluster_x[CLUSTER_BODIES][2] = {{1.0, 2.0}, {-2.5, 0.4}, {3.0, -1.0}};
+static const double cluster_radius[CLUSTER_BODIES] = {0.8, 1.3, 0.45}, cluster_angle[CLUSTER_BODIES] = {0.7, -2.1, 0.3};
+static const int32_t cluster_shape[CLUSTER_BODIES] = {1, 2, 0};
+
+typedef struct {
+  int64_t gid;
+  int32_t index;
+  double x[3], r;
+} contactor_row;
+
+/* Not collective: the shapes table, and body k (gid 10 + k) owned by rank
+ * k % size. */
+static moreau_err fill_cluster_scene(scene *sc, moreau_shapes **shapes)
+{
+  MOREAU_CALL(moreau_shapes_create(2, shapes));
+  for (int t = 0; t < 2; t++) {
+    double offsets[9], radii[3], bounding;
+    moreau_lid id;
+    MOREAU_CALL(moreau_shape_trimer(trimer_eta[t], trimer_R, offsets, radii));
+    MOREAU_CALL(moreau_shapes_add_unit(*shapes, 3, offsets, radii, &id, &bounding));
+  }
+  sc->rs.comm = MPI_COMM_WORLD;
+  sc->rs.dim = 2;
+  sc->rs.step = 4;
+  sc->rs.le_flow = sc->rs.le_gradient = -1;
+  MOREAU_CALL(moreau_bodies_create(MPI_COMM_WORLD, 2, &sc->bodies));
+  for (int k = 0; k < CLUSTER_BODIES; k++) {
+    moreau_body body = {.gid = 10 + k, .radius = cluster_radius[k], .shape = cluster_shape[k]};
+    body.x[0] = cluster_x[k][0];
+    body.x[1] = cluster_x[k][1];
+    body.q[0] = cos(cluster_angle[k] / 2);
+    body.q[3] = sin(cluster_angle[k] / 2);
+    if (k % size == rank) MOREAU_CALL(moreau_bodies_push_owned(sc->bodies, &body));
+  }
+  MOREAU_CALL(moreau_contacts_create(0, &sc->contacts));
+  MOREAU_CALL(moreau_walls_create(&sc->walls));
+  return MOREAU_SUCCESS;
+}
+
+/* The contactor rows the scene must give, in body order. */
+static void expected_contactors(contactor_row *rows)
+{
+  int n = 0;
+  for (int k = 0; k < CLUSTER_BODIES; k++) {
+    double offsets[9] = {0}, radii[3] = {1.0}, c = cos(cluster_angle[k]), s = sin(cluster_angle[k]);
+    /* A plain disk: one contactor at the centre, of the body's radius. */
+    double scale = cluster_radius[k];
+    int m = 1;
+    if (cluster_shape[k]) {
+      ck_assert(moreau_shape_trimer(trimer_eta[cluster_shape[k] - 1], trimer_R, offsets, radii) == MOREAU_SUCCESS);
+      /* The body's radius is the trimer's bounding radius, R. */
+      scale /= trimer_R;
+      m = 3;
+    }
+    for (int j = 0; j < m; j++, n++) {
+      const double *o = &offsets[3 * j];
+      rows[n].gid = 10 + k;
+      rows[n].index = j;
+      rows[n].x[0] = cluster_x[k][0] + scale * (c * o[0] - s * o[1]);
+      rows[n].x[1] = cluster_x[k][1] + scale * (s * o[0] + c * o[1]);
+      rows[n].x[2] = 0.0;
+      rows[n].r = scale * radii[j];
+    }
+  }
+  ck_assert_int_eq(n, CLUSTER_ROWS);
+}
+
+/* Rank 0 only: problems with /contactors of the file at path: n rows, each
+ * (gid, index) of expected once, at its centre and radius. */
+static int check_contactors(const char *path, const contactor_row *expected, int n)
+{
+  hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  double *x, *r;
+  int64_t *gid, *conn;
+  int32_t *index;
+  int bad = 0, seen[CLUSTER_ROWS] = {0};
+  if (file < 0) return 1;
+  x = read_dataset(file, "/contactors/position", H5T_NATIVE_DOUBLE, 8, (hsize_t)n, 3);
+  r = read_dataset(file, "/contactors/radius", H5T_NATIVE_DOUBLE, 8, (hsize_t)n, 0);
+  gid = read_dataset(file, "/contactors/gid", H5T_NATIVE_INT64, 8, (hsize_t)n, 0);
+  index = read_dataset(file, "/contactors/index", H5T_NATIVE_INT32, 4, (hsize_t)n, 0);
+  conn = read_dataset(file, "/contactors/connectivity", H5T_NATIVE_INT64, 8, (hsize_t)n, 0);
+  bad += !x || !r || !gid || !index || !conn;
+  for (int i = 0; i < n && !bad; i++) {
+    const contactor_row *e = NULL;
+    for (int j = 0; j < n && !e; j++)
+      if (expected[j].gid == gid[i] && expected[j].index == index[i]) e = &expected[j];
+    if (!e || seen[e - expected]++ || !close3(&x[3 * i], e->x, 1e-14, 4.0) || fabs(r[i] - e->r) > 1e-15 ||
+        conn[i] != i) {
+      fprintf(stderr, "contactor row %d (gid %" PRId64 ", index %d): (%.17g, %.17g, %.17g) r %.17g\n", i, gid[i],
+              index[i], x[3 * i], x[3 * i + 1], x[3 * i + 2], r[i]);
+      bad++;
+    }
+  }
+  free(x);
+  free(r);
+  free(gid);
+  free(index);
+  free(conn);
+  H5Fclose(file);
+  return bad;
+}
+
+/* Rank 0 only: problems with the grids of an XDMF text: n_grids contactors
+ * grids of n vertices, each naming the contactor datasets, and as many
+ * particles grids. */
+static int check_contactor_grids(const char *text, int n, int n_grids)
+{
+  static const char *names[4] = {":/contactors/connectivity<", ":/contactors/position<", ":/contactors/radius<",
+                                 ":/contactors/index<"};
+  char topology[128];
+  int bad = count_occurrences(text, "<Grid Name=\"contactors\"") != n_grids ||
+            count_occurrences(text, "<Grid Name=\"particles\"") != n_grids;
+  snprintf(topology, sizeof(topology),
+           "<Topology TopologyType=\"Polyvertex\" NumberOfElements=\"%d\" NodesPerElement=\"1\">", n);
+  for (const char *p = text ? strstr(text, "<Grid Name=\"contactors\"") : NULL; p;
+       p = strstr(p + 1, "<Grid Name=\"contactors\"")) {
+    const char *end = strstr(p, "</Grid>"), *t = strstr(p, topology);
+    bad += !end || !t || t > end;
+    for (int k = 0; k < 4 && end; k++) {
+      const char *at = strstr(p, names[k]);
+      bad += !at || at > end;
+    }
+  }
+  if (bad) fprintf(stderr, "the contactors grids are wrong:\n%s\n", text ? text : "(missing)");
+  return bad;
+}
+
+/* A snapshot with a shapes table has one /contactors row per contactor of
+ * each body, at its world centre, and an XDMF grid drawing them; the
+ * collection rebuilt from the folder draws them too. Without the table
+ * there is no such group or grid. */
+START_TEST(t_cluster_contactors)
+{
+  char dir[512], h5[700], xmf[700], top[700], plain[512];
+  scene *sc = calloc(1, sizeof(*sc));
+  moreau_shapes *shapes = NULL;
+  contactor_row expected[CLUSTER_ROWS];
+  int bad = 0, refs = 0, refs_top = 0;
+  moreau_err err = fill_cluster_scene(sc, &shapes);
+  if (err) fprintf(stderr, "rank %d: %s\n", rank, moreau_error_message());
+  ck_assert(io_test_all(err == MOREAU_SUCCESS));
+  expected_contactors(expected);
+  snprintf(dir, sizeof(dir), "%s/clusters", tmpdir);
+  snprintf(h5, sizeof(h5), "%s/snapshots/snap_000004.h5", dir);
+  snprintf(xmf, sizeof(xmf), "%s/snapshots/snap_000004.xmf", dir);
+  snprintf(top, sizeof(top), "%s/snapshots.xmf", dir);
+  err = moreau_snapshot_write(&sc->rs, sc->bodies, sc->contacts, sc->walls, shapes, dir);
+  if (err) fprintf(stderr, "rank %d: %s\n", rank, moreau_error_message());
+  ck_assert(io_test_all(err == MOREAU_SUCCESS));
+  if (rank == 0) {
+    char *text = read_text(xmf);
+    bad += check_contactors(h5, expected, CLUSTER_ROWS);
+    bad += check_xdmf(xmf, &refs);
+    bad += check_contactor_grids(text, CLUSTER_ROWS, 1);
+    free(text);
+  }
+  /* The collection rebuilt from the folder reads the contactor count back
+   * from each snapshot's .xmf. */
+  remove_file(top);
+  sc->rs.step = 5;
+  err = moreau_snapshot_write(&sc->rs, sc->bodies, sc->contacts, sc->walls, shapes, dir);
+  ck_assert(io_test_all(err == MOREAU_SUCCESS));
+  snprintf(plain, sizeof(plain), "%s/clusters_plain", tmpdir);
+  write_ok(sc, plain);
+  if (rank == 0) {
+    char *text = read_text(top), plain_h5[700], plain_xmf[700];
+    hid_t file;
+    bad += check_xdmf(top, &refs_top);
+    bad += check_contactor_grids(text, CLUSTER_ROWS, 2);
+    free(text);
+    snprintf(plain_h5, sizeof(plain_h5), "%s/snapshots/snap_000005.h5", plain);
+    snprintf(plain_xmf, sizeof(plain_xmf), "%s/snapshots/snap_000005.xmf", plain);
+    file = H5Fopen(plain_h5, H5F_ACC_RDONLY, H5P_DEFAULT);
+    bad += file < 0 || H5Lexists(file, "/contactors", H5P_DEFAULT) != 0;
+    if (file >= 0) H5Fclose(file);
+    text = read_text(plain_xmf);
+    bad += !text || count_occurrences(text, "/contactors") != 0 || count_occurrences(text, "\"contactors\"") != 0;
+    free(text);
+  }
+  ck_assert_int_eq(bcast_int(bad), 0);
+  /* particles: 8 references; contactors: connectivity, position and 3
+   * attributes. */
+  ck_assert_int_eq(bcast_int(refs), 8 + 5);
+  ck_assert_int_eq(bcast_int(refs_top), 2 * (8 + 5));
+  ck_assert(io_test_all(moreau_shapes_destroy(&shapes) == MOREAU_SUCCESS));
+  destroy_scene(&sc);
+}
+END_TEST
+
+/* A body whose shape is not in the table fails on every rank (only one
+ * holds it), before anything is written. */
+START_TEST(t_cluster_bad_shape)
+{
+  char dir[512];
+  scene *sc = calloc(1, sizeof(*sc));
+  moreau_shapes *shapes = NULL;
+  moreau_err err = fill_cluster_scene(sc, &shapes);
+  ck_assert(io_test_all(err == MOREAU_SUCCESS));
+  if (rank == 0) sc->bodies->shape[0] = 3;
+  snprintf(dir, sizeof(dir), "%s/clusters_bad", tmpdir);
+  err = moreau_snapshot_write(&sc->rs, sc->bodies, sc->contacts, sc->walls, shapes, dir);
+  ck_assert(io_test_all(err == MOREAU_ERR_INTERNAL));
+  ck_assert_int_eq(io_test_sum(moreau_error_is_local() && strstr(moreau_error_message(), "body 10 has shape 3")), 1);
+  moreau_error_clear();
+  ck_assert(io_test_all(moreau_shapes_destroy(&shapes) == MOREAU_SUCCESS));
+  destroy_scene(&sc);
+}
+END_TEST
+
 static Suite *snapshot_suite(void)
 {
   Suite *s = suite_create("io_snapshot");
@@ -842,6 +1062,8 @@ static Suite *snapshot_suite(void)
   tcase_add_test(tc, t_no_contacts_and_collection);
   tcase_add_test(tc, t_stale_snapshots);
   tcase_add_test(tc, t_read_errors);
+  tcase_add_test(tc, t_cluster_contactors);
+  tcase_add_test(tc, t_cluster_bad_shape);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -6,7 +6,7 @@ moreau_test_program(test_io_csv ${MOREAU_IO_TEST_DIR}/test_csv.c ${MOREAU_IO_TES
 moreau_mpi_test(io_csv test_io_csv RANKS 1 3 TIMEOUT 60)
 
 moreau_test_program(test_io_snapshot ${MOREAU_IO_TEST_DIR}/test_snapshot.c ${MOREAU_IO_TEST_DIR}/io_test_util.c)
-moreau_mpi_test(io_snapshot test_io_snapshot RANKS 1 3 TIMEOUT 60)
+moreau_mpi_test(io_snapshot test_io_snapshot RANKS 1 2 3 TIMEOUT 60)
 
 moreau_test_program(test_io_timeseries ${MOREAU_IO_TEST_DIR}/test_timeseries.c ${MOREAU_IO_TEST_DIR}/io_test_util.c)
 moreau_mpi_test(io_timeseries test_io_timeseries RANKS 1 2 TIMEOUT 60)

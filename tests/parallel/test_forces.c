@@ -80,7 +80,8 @@ static moreau_err reference(const char *dir, par_contact **all, int64_t *n, solv
   MOREAU_CALL(configure(sim));
   MOREAU_CALL(inv_pyramid_add(sim, PYRAMID_ROWS));
   moreau_sim_run_state(sim, &rs);
-  MOREAU_CALL(moreau_snapshot_write(&rs, moreau_sim_bodies(sim), moreau_sim_contacts(sim), moreau_sim_walls(sim), dir));
+  MOREAU_CALL(moreau_snapshot_write(&rs, moreau_sim_bodies(sim), moreau_sim_contacts(sim), moreau_sim_walls(sim),
+                                    moreau_sim_shapes(sim), dir));
   MOREAU_CALL(solve(sim, all, n, info));
   MOREAU_CALL(moreau_sim_destroy(&sim));
   return MOREAU_SUCCESS;
