@@ -1,4 +1,4 @@
-# bash bitwise.sh MOREAU WORKDIR MPIEXEC NP [mid|-] [sheared|rolling|static|cohesive]
+# bash bitwise.sh MOREAU WORKDIR MPIEXEC NP [mid|-] [sheared|rolling|static|cohesive|trimers]
 #
 # A restart on the same rank count continues the run bit for bit: N steps
 # straight against N/2 steps then `-restart auto -steps N`. The final
@@ -12,7 +12,9 @@
 # (the images' offset and the box's length rate must continue exactly).
 # With "rolling", "static" or "cohesive", the pile runs with that contact
 # law: its per-contact state (the contact torque, the sliding flag) is part
-# of /history and must continue exactly too.
+# of /history and must continue exactly too. With "trimers", the pile is of
+# rigid clusters: their orientations and shape ids, and the contacts keyed
+# by contactor pairs, must continue exactly.
 # shellcheck source=tests/checkpoint/lib.sh
 . "$(dirname "$0")/lib.sh"
 np=$1 mid=${2:-} sheared=${3:-}
@@ -22,6 +24,7 @@ sheared) SCENE="$SCENE -gen_box 0,0,12,12 -gen_polydispersity 0.05 -gravity 0,0 
 rolling) SCENE="$SCENE -law rolling -mu_roll 0.05" ;;
 static) SCENE="$SCENE -law static_dynamic -mu_s 0.6" ;;
 cohesive) SCENE="$SCENE -law cohesive -cohesion 20 -cohesion_range 0.001" ;;
+trimers) SCENE="$SCENE -shape trimer -shape_eta 0.3" ;;
 esac
 opts="$SCENE -output_every $EVERY"
 

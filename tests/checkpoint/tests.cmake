@@ -28,6 +28,7 @@ moreau_checkpoint_test(checkpoint_bitwise_sheared_np3 bitwise.sh 3 180 3 - shear
 moreau_checkpoint_test(checkpoint_bitwise_rolling_np2 bitwise.sh 2 180 2 - rolling)
 moreau_checkpoint_test(checkpoint_bitwise_static_np1 bitwise.sh 1 180 1 - static)
 moreau_checkpoint_test(checkpoint_bitwise_cohesive_np2 bitwise.sh 2 180 2 - cohesive)
+moreau_checkpoint_test(checkpoint_bitwise_trimers_np2 bitwise.sh 2 180 2 mid trimers)
 
 # (b) Another rank count: same bodies by gid, no overlap growth, energy and
 # wall force of the last 200 steps within 2 % of the run that stayed.
