@@ -12,8 +12,8 @@
 
 /* Contact detection: a linked-cell broad phase over the local bodies (owned
  * and ghosts; a cluster by its bounding ball) that costs O(N), then
- * disk-disk / sphere-sphere and body-wall narrow phases between contactors. A pair is a potential contact when its gap is below the alert
- * distance. Work arrays are kept between calls. */
+ * disk-disk / sphere-sphere and body-wall narrow phases between contactors. A pair is a potential contact when its gap
+ * is below the alert distance. Work arrays are kept between calls. */
 typedef struct moreau_detector moreau_detector;
 
 MOREAU_MUST_CHECK moreau_err moreau_detector_create(moreau_detector **d);

@@ -36,8 +36,7 @@ static double below(int dim, double r, double t)
 
 /* Adds the slices of a disk or sphere at coordinate x (radius r), times
  * weight, to the bins it crosses. */
-static void add_slices(int dim, double x, double r, double weight, double lo, double width, int bins,
-                       moreau_sum *sum)
+static void add_slices(int dim, double x, double r, double weight, double lo, double width, int bins, moreau_sum *sum)
 {
   double first = floor((x - r - lo) / width), last = floor((x + r - lo) / width);
   for (int k = (int)fmax(first, 0.0); k <= (int)fmin(last, bins - 1.0); k++)

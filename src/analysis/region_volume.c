@@ -216,7 +216,8 @@ static double body_region_volume(const moreau_domain *d, const region_view *v, c
         for (int j = 0; j < moreau_bodies_n_contactors(b, i); j++) {
           double y[3], rc;
           moreau_bodies_contactor(b, i, j, c, y, &rc);
-          vol += v->dim == 2 ? moreau_disk_box_area(y, rc, v->lo, v->hi) : moreau_sphere_box_volume(y, rc, v->lo, v->hi);
+          vol +=
+              v->dim == 2 ? moreau_disk_box_area(y, rc, v->lo, v->hi) : moreau_sphere_box_volume(y, rc, v->lo, v->hi);
         }
       }
   return vol * moreau_bodies_overlap_factor(b, i);

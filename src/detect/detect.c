@@ -119,8 +119,7 @@ static moreau_err try_pair(moreau_contacts *c, int dim, const moreau_bodies *b, 
         for (int k = 0; k < 3; k++)
           nrm[k] = dy[k] / dist;
       contactor_pair cp = {xa, ya, xb, ra, rb};
-      MOREAU_CALL(push_contact(c, dim, b, a, ib, b->gid[ib], point_key(i, j), &cp, nrm, dist - ra - rb,
-                               vshift));
+      MOREAU_CALL(push_contact(c, dim, b, a, ib, b->gid[ib], point_key(i, j), &cp, nrm, dist - ra - rb, vshift));
     }
   }
   return MOREAU_SUCCESS;
@@ -142,8 +141,7 @@ static moreau_err detect_walls(const moreau_bodies *b, const moreau_walls *w, do
         double gap = (ya[0] - p[0]) * nw[0] + (ya[1] - p[1]) * nw[1] + (ya[2] - p[2]) * nw[2] - ra;
         if (gap >= alert) continue;
         contactor_pair cp = {xa, ya, NULL, ra, 0.0};
-        MOREAU_CALL(push_contact(c, b->dim, b, a, -(iw + 1), MOREAU_WALL_GID(iw), point_key(i, 0), &cp, n,
-                                 gap, NULL));
+        MOREAU_CALL(push_contact(c, b->dim, b, a, -(iw + 1), MOREAU_WALL_GID(iw), point_key(i, 0), &cp, n, gap, NULL));
       }
     }
   }

@@ -184,8 +184,10 @@ static int check_values(const csv_layout *L, const double *val, char *reason)
   }
   double shape = val[COL_SHAPE], n_shapes = L->shapes ? (double)L->shapes->n_shapes : 0.0;
   if (shape != floor(shape) || shape < 0 || shape > n_shapes) {
-    snprintf(reason, REASON_MAX, "shape %.17g is not 0 (a disk) or a shape id in [1, %.0f]%s", shape, n_shapes,
-             L->shapes ? "" : " (no -shape given)");
+    if (L->shapes)
+      snprintf(reason, REASON_MAX, "shape %.17g is not 0 (a disk) or a shape id in [1, %.0f]", shape, n_shapes);
+    else
+      snprintf(reason, REASON_MAX, "shape %.17g needs a shapes table (-shape); 0 is a disk", shape);
     return 0;
   }
   return 1;

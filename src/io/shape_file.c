@@ -59,9 +59,8 @@ static moreau_err parse_line(const char *path, int64_t lineno, char *text, int d
   }
   while (*p == ' ' || *p == '\t' || *p == ',' || *p == '\r' || *p == '\n')
     p++;
-  MOREAU_CHECK(got == want && !*p, MOREAU_ERR_INPUT,
-               "%s:%lld: expected %d values (shape id, %s, radius), found %s%d", path, (long long)lineno, want,
-               dim == 2 ? "x, y" : "x, y, z", *p ? "more than " : "", got);
+  MOREAU_CHECK(got == want && !*p, MOREAU_ERR_INPUT, "%s:%lld: expected %d values (shape id, %s, radius), found %s%d",
+               path, (long long)lineno, want, dim == 2 ? "x, y" : "x, y, z", *p ? "more than " : "", got);
   MOREAU_CHECK(v[0] == floor(v[0]) && v[0] >= 1 && v[0] <= INT32_MAX, MOREAU_ERR_INPUT,
                "%s:%lld: the shape id must be an integer >= 1, got %g", path, (long long)lineno, v[0]);
   MOREAU_CHECK(v[want - 1] > 0, MOREAU_ERR_INPUT, "%s:%lld: the radius must be positive, got %g", path,
@@ -75,21 +74,24 @@ static moreau_err parse_line(const char *path, int64_t lineno, char *text, int d
 
 static moreau_err read_lines(FILE *f, const char *path, int dim, contactor_list *l)
 {
-  char line[1024];
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t len;
   int64_t lineno = 0;
-  while (fgets(line, sizeof(line), f)) {
+  moreau_err err = MOREAU_SUCCESS;
+  while (!err && (len = getline(&line, &cap, f)) >= 0) {
     lineno++;
-    size_t len = strlen(line);
-    MOREAU_CHECK(len + 1 < sizeof(line) || line[len - 1] == '\n' || feof(f), MOREAU_ERR_INPUT,
-                 "%s:%lld: line longer than %d characters", path, (long long)lineno, (int)sizeof(line) - 2);
-    MOREAU_CHECK(strlen(line) == len && memchr(line, '\0', len) == NULL, MOREAU_ERR_INPUT, "%s:%lld: a NUL byte",
-                 path, (long long)lineno);
     char *p = line;
     while (*p == ' ' || *p == '\t')
       p++;
-    if (*p == '#' || *p == '\n' || *p == '\r' || *p == '\0') continue;
-    MOREAU_CALL(parse_line(path, lineno, p, dim, l));
+    if ((size_t)len != strlen(line))
+      err = moreau_error_raise(MOREAU_ERR_INPUT, __FILE__, __LINE__, __func__, "%s:%lld: a NUL byte (not a text file)",
+                               path, (long long)lineno);
+    else if (!(*p == '#' || *p == '\n' || *p == '\r' || *p == '\0'))
+      err = parse_line(path, lineno, p, dim, l);
   }
+  free(line);
+  MOREAU_CALL(err);
   MOREAU_CHECK(!ferror(f), MOREAU_ERR_INPUT, "%s: read error (%s)", path, strerror(errno));
   MOREAU_CHECK(l->n > 0, MOREAU_ERR_INPUT, "%s: no contactors (lines 'shape id, x, y%s, radius')", path,
                dim == 3 ? ", z" : "");

@@ -58,9 +58,10 @@ START_TEST(test_lever_rule)
     worst_v = fmax(worst_v, (fabs(b.v[0]) + fabs(b.v[1]) + fabs(b.w[2]) * bound) / (G * DT));
   }
   if (par_rank(MPI_COMM_WORLD) == 0)
-    printf("lever rule: centre of mass at x = %.6f; normal forces off by %.2g m g, net friction %.2g m g, motion %.2g g "
-           "dt\n",
-           xc, worst_f, worst_t, worst_v);
+    printf(
+        "lever rule: centre of mass at x = %.6f; normal forces off by %.2g m g, net friction %.2g m g, motion %.2g g "
+        "dt\n",
+        xc, worst_f, worst_t, worst_v);
   ck_assert_msg(fabs(xc - 0.5) > 0.2, "the shape should put the centre of mass off the middle (%g)", xc);
   ck_assert_msg(worst_f < 1e-9, "the normal forces deviate from the lever rule by %g m g", worst_f);
   ck_assert_msg(worst_t < 1e-9, "a net friction force of %g m g on a body at rest", worst_t);

@@ -125,7 +125,8 @@ START_TEST(test_solid_fraction)
   PAR_TRY(MPI_COMM_WORLD, trimer_box(MPI_COMM_WORLD, 600, 24, 24, 0.7, 0, &sim));
   const moreau_bodies *b = moreau_sim_bodies(sim);
   const moreau_shapes *t = moreau_sim_shapes(sim);
-  double area = 0.0, lo[3] = {-1, -1, 0}, hi[3] = {25, 25, 1}, phi, cut_lo[3] = {3.3, 4.1, 0}, cut_hi[3] = {17.2, 15.7, 1};
+  double area = 0.0, lo[3] = {-1, -1, 0}, hi[3] = {25, 25, 1}, phi, cut_lo[3] = {3.3, 4.1, 0},
+         cut_hi[3] = {17.2, 15.7, 1};
   double phi_cut, phi_cut_one = 0.0;
   for (moreau_lid i = 0; i < b->n_owned; i++)
     area += t->measure[0] * b->radius[i] * b->radius[i];
@@ -138,8 +139,8 @@ START_TEST(test_solid_fraction)
   if (par_rank(MPI_COMM_WORLD) == 0) {
     err = trimer_box(MPI_COMM_SELF, 600, 24, 24, 0.7, 0, &ref);
     if (!err)
-      err = moreau_solid_fraction_region(MPI_COMM_SELF, moreau_sim_domain(ref), moreau_sim_bodies(ref), cut_lo,
-                                         cut_hi, &phi_cut_one);
+      err = moreau_solid_fraction_region(MPI_COMM_SELF, moreau_sim_domain(ref), moreau_sim_bodies(ref), cut_lo, cut_hi,
+                                         &phi_cut_one);
     if (!err) err = moreau_sim_destroy(&ref);
   }
   par_idle_barrier(MPI_COMM_WORLD);
