@@ -78,6 +78,25 @@ double moreau_bodies_measure(const moreau_bodies *b, moreau_lid i);
  * the overlaps once, exactly when the whole body is counted. */
 double moreau_bodies_overlap_factor(const moreau_bodies *b, moreau_lid i);
 
+/* The inverse inertia tensor of body i in the world frame, symmetric, as
+ * (xx, xy, xz, yy, yz, zz): inv_inertia times the identity for a disk, a
+ * sphere or a 2D cluster (which turns about z only); R diag(1 / I_k) R^T for
+ * a 3D cluster, I_k the principal moments of its shape at its mass and
+ * size and R the rotation of q (a 3D shape's body frame is its principal
+ * frame, moreau/shapes.h); zero for a fixed body. */
+void moreau_bodies_inv_inertia_world(const moreau_bodies *b, moreau_lid i, double inv[6]);
+/* The inertia tensor itself, same layout (zero for a fixed body). */
+void moreau_bodies_inertia_world(const moreau_bodies *b, moreau_lid i, double inertia[6]);
+/* Rotational kinetic energy w . I w / 2 of body i. */
+double moreau_bodies_rotational_energy(const moreau_bodies *b, moreau_lid i);
+/* y = S x for a symmetric 3x3 matrix S in the layout above. */
+static inline void moreau_sym3_apply(const double S[6], const double x[3], double y[3])
+{
+  y[0] = S[0] * x[0] + S[1] * x[1] + S[2] * x[2];
+  y[1] = S[1] * x[0] + S[3] * x[1] + S[4] * x[2];
+  y[2] = S[2] * x[0] + S[4] * x[1] + S[5] * x[2];
+}
+
 /* The body schema. */
 extern const moreau_field_table moreau_body_fields;
 

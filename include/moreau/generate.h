@@ -40,7 +40,8 @@ typedef struct {
                            chooses the radius (moreau_generate_auto_radius) and names -gen_fraction in errors */
   /* Clusters: with body_shape >= 1 every body is that shape of the table
    * shapes (not owned), its drawn radius the cluster's bounding radius,
-   * turned by an angle uniform in [0, 2 pi) drawn from (seed, gid) (2D).
+   * turned by an angle uniform in [0, 2 pi) (2D) or a rotation uniform over
+   * all rotations (3D), drawn from (seed, gid).
    * Placement and -gen_fraction count the bounding disks. */
   int32_t body_shape;
   const moreau_shapes *shapes;

@@ -25,6 +25,10 @@ int moreau_law_state_width(const moreau_law *law);
 /* Whether the law's forces are functions of the state (the MD comparison
  * law "md_spring_dashpot"): the solver then makes one explicit pass. */
 int moreau_law_is_explicit(const moreau_law *law);
+/* Whether the law's 3D local solve needs every body's inverse inertia to be
+ * a multiple of the identity ("rolling": its torque block is solved as a
+ * projection on a disk), which 3D clusters are not. */
+int moreau_law_needs_isotropic_inertia(const moreau_law *law);
 /* The law named by -law, or the MD force law with -method md. */
 MOREAU_MUST_CHECK moreau_err moreau_law_from_options(const moreau_law **law);
 

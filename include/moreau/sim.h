@@ -54,8 +54,7 @@ const moreau_law *moreau_sim_law(const moreau_sim *sim);
  * (shape >= 1; moreau/shapes.h, unit shapes scaled by each body's radius),
  * before setup; the sim owns it from then on (it destroys the table, also
  * when this call fails) and *shapes is nulled. Every rank gives the same
- * table. Rigid clusters are 2D only so far: a 3D sim refuses a table with
- * a shape of more than one contactor. */
+ * table. In 3D the rolling law refuses cluster bodies at setup. */
 MOREAU_MUST_CHECK moreau_err moreau_sim_set_shapes(moreau_sim *sim, moreau_shapes **shapes);
 /* The shapes table, NULL when none was given. */
 const moreau_shapes *moreau_sim_shapes(const moreau_sim *sim);

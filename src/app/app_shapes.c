@@ -4,8 +4,9 @@
 
 const moreau_option_spec moreau_shape_options[] = {
     {"-shape", "<disk|trimer|ring|file>", "disk",
-     "bodies are disks/spheres, or rigid clusters: seed 003's trimer, a ring of -shape_n disks, or the shapes of "
-     "-shape_file; generated bodies are shape 1, CSV rows choose with their shape column"},
+     "bodies are disks/spheres, or rigid clusters: seed 003's trimer, a ring of -shape_n disks (spheres in 3D, "
+     "in the xy plane of the body), or the shapes of -shape_file; generated bodies are shape 1, CSV rows choose with "
+     "their shape column"},
     {"-shape_eta", "<real>", "",
      "trimer, ring: nonconvexity eta = (R - R') / R of seed 003 eq 1 (trimer: 0 to 0.732, three tangent disks)"},
     {"-shape_n", "<int>", "", "ring: number of disks, >= 2"},
@@ -59,7 +60,6 @@ moreau_err app_shapes_from_options(MPI_Comm comm, int dim, moreau_shapes **shape
   *shapes = NULL;
   MOREAU_CALL(moreau_option_enum("-shape", kinds, &kind));
   if (kind == 0) return MOREAU_SUCCESS;
-  MOREAU_CHECK(dim == 2, MOREAU_ERR_INPUT, "option -shape %s: rigid clusters are 2D only so far", kinds[kind]);
   MOREAU_CALL(moreau_shapes_create(dim, shapes));
   err = read_table(comm, kind, *shapes);
   if (err) MOREAU_CALL(moreau_shapes_destroy(shapes));

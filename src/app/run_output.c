@@ -109,9 +109,9 @@ moreau_err moreau_kinetic_energy(const moreau_sim *sim, double *energy)
   const moreau_bodies *b = moreau_sim_bodies(sim);
   double e = 0.0;
   for (moreau_lid i = 0; i < b->n_owned; i++) {
-    const double *v = &b->v[3 * i], *w = &b->w[3 * i];
+    const double *v = &b->v[3 * i];
     if (b->inv_mass[i] > 0) e += 0.5 * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) / b->inv_mass[i];
-    if (b->inv_inertia[i] > 0) e += 0.5 * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]) / b->inv_inertia[i];
+    e += moreau_bodies_rotational_energy(b, i);
   }
   MOREAU_MPI_CALL(MPI_Allreduce(&e, energy, 1, MPI_DOUBLE, MPI_SUM, moreau_sim_comm(sim)));
   return MOREAU_SUCCESS;

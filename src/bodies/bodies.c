@@ -193,3 +193,66 @@ double moreau_bodies_overlap_factor(const moreau_bodies *b, moreau_lid i)
     sum += ball_measure(b->dim, t->radius[c]);
   return t->measure[s] / sum;
 }
+
+/* R diag(d) R^T for the rotation of unit quaternion q (w, x, y, z). */
+static void rotate_diagonal(const double q[4], const double d[3], double out[6])
+{
+  const double w = q[0], x = q[1], y = q[2], z = q[3];
+  const double R[3][3] = {{1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)},
+                          {2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)},
+                          {2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)}};
+  static const int ij[6][2] = {{0, 0}, {0, 1}, {0, 2}, {1, 1}, {1, 2}, {2, 2}};
+  for (int m = 0; m < 6; m++) {
+    int i = ij[m][0], j = ij[m][1];
+    out[m] = R[i][0] * d[0] * R[j][0] + R[i][1] * d[1] * R[j][1] + R[i][2] * d[2] * R[j][2];
+  }
+}
+
+/* Principal moments of a 3D cluster body over its mass: I_k / m. */
+static void cluster_moments_per_mass(const moreau_bodies *b, moreau_lid i, double k[3])
+{
+  const moreau_shapes *t = b->shapes;
+  moreau_lid s = b->shape[i] - 1;
+  double r2 = b->radius[i] * b->radius[i];
+  for (int a = 0; a < 3; a++)
+    k[a] = t->principal[3 * s + a] / t->measure[s] * r2;
+}
+
+void moreau_bodies_inv_inertia_world(const moreau_bodies *b, moreau_lid i, double inv[6])
+{
+  if (b->dim == 2 || b->shape[i] <= 0 || b->inv_mass[i] == 0.0) {
+    double ii = b->inv_inertia[i];
+    inv[0] = inv[3] = inv[5] = ii;
+    inv[1] = inv[2] = inv[4] = 0.0;
+    return;
+  }
+  double k[3], d[3];
+  cluster_moments_per_mass(b, i, k);
+  for (int a = 0; a < 3; a++)
+    d[a] = b->inv_mass[i] / k[a];
+  rotate_diagonal(&b->q[4 * i], d, inv);
+}
+
+void moreau_bodies_inertia_world(const moreau_bodies *b, moreau_lid i, double inertia[6])
+{
+  if (b->dim == 2 || b->shape[i] <= 0 || b->inv_mass[i] == 0.0) {
+    double I = b->inv_inertia[i] > 0.0 ? 1.0 / b->inv_inertia[i] : 0.0;
+    inertia[0] = inertia[3] = inertia[5] = I;
+    inertia[1] = inertia[2] = inertia[4] = 0.0;
+    return;
+  }
+  double k[3], d[3];
+  cluster_moments_per_mass(b, i, k);
+  for (int a = 0; a < 3; a++)
+    d[a] = k[a] / b->inv_mass[i];
+  rotate_diagonal(&b->q[4 * i], d, inertia);
+}
+
+double moreau_bodies_rotational_energy(const moreau_bodies *b, moreau_lid i)
+{
+  double I[6], Iw[3];
+  const double *w = &b->w[3 * i];
+  moreau_bodies_inertia_world(b, i, I);
+  moreau_sym3_apply(I, w, Iw);
+  return 0.5 * (w[0] * Iw[0] + w[1] * Iw[1] + w[2] * Iw[2]);
+}

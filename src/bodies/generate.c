@@ -53,10 +53,20 @@ moreau_err moreau_gen_push(moreau_bodies *b, const moreau_gen_params *p, const m
     /* Its own stream, so that the positions do not depend on the shape. */
     moreau_rng rng;
     moreau_rng_seed(&rng, p->seed ^ 0x5bd1e995u, (uint64_t)gid);
-    double half = M_PI * moreau_rng_uniform(&rng);
     body.shape = p->body_shape;
-    body.q[0] = cos(half);
-    body.q[3] = sin(half);
+    if (b->dim == 2) {
+      double half = M_PI * moreau_rng_uniform(&rng);
+      body.q[0] = cos(half);
+      body.q[3] = sin(half);
+    } else {
+      /* A rotation uniform over SO(3) (Shoemake's subgroup algorithm). */
+      double u1 = moreau_rng_uniform(&rng), a2 = 2.0 * M_PI * moreau_rng_uniform(&rng);
+      double a3 = 2.0 * M_PI * moreau_rng_uniform(&rng);
+      body.q[0] = sqrt(1.0 - u1) * sin(a2);
+      body.q[1] = sqrt(1.0 - u1) * cos(a2);
+      body.q[2] = sqrt(u1) * sin(a3);
+      body.q[3] = sqrt(u1) * cos(a3);
+    }
   }
   moreau_body_set_shape_mass(&body, b->dim, p->shapes, m->density[p->material]);
   MOREAU_CALL(moreau_bodies_push_owned(b, &body));

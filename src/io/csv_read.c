@@ -30,18 +30,23 @@ enum {
   COL_FIXED,
   COL_SHAPE,
   COL_ANGLE,
+  COL_QW,
+  COL_QX,
+  COL_QY,
+  COL_QZ,
   COL_COUNT
 };
 
 static const char *const col_name[COL_COUNT] = {"x",  "y",  "z",  "r",        "vx",    "vy",    "vz",   "omega",
-                                                "wx", "wy", "wz", "material", "fixed", "shape", "angle"};
+                                                "wx", "wy", "wz", "material", "fixed", "shape", "angle",
+                                                "qw", "qx", "qy", "qz"};
 
 #define BIT(c) (1u << (c))
 static const unsigned cols_2d = BIT(COL_X) | BIT(COL_Y) | BIT(COL_R) | BIT(COL_VX) | BIT(COL_VY) | BIT(COL_OMEGA) |
                                 BIT(COL_MATERIAL) | BIT(COL_FIXED) | BIT(COL_SHAPE) | BIT(COL_ANGLE);
 static const unsigned cols_3d = BIT(COL_X) | BIT(COL_Y) | BIT(COL_Z) | BIT(COL_R) | BIT(COL_VX) | BIT(COL_VY) |
                                 BIT(COL_VZ) | BIT(COL_WX) | BIT(COL_WY) | BIT(COL_WZ) | BIT(COL_MATERIAL) |
-                                BIT(COL_FIXED);
+                                BIT(COL_FIXED) | BIT(COL_SHAPE) | BIT(COL_QW) | BIT(COL_QX) | BIT(COL_QY) | BIT(COL_QZ);
 static const unsigned needed_2d = BIT(COL_X) | BIT(COL_Y) | BIT(COL_R);
 static const unsigned needed_3d = BIT(COL_X) | BIT(COL_Y) | BIT(COL_Z) | BIT(COL_R);
 
@@ -120,7 +125,7 @@ static moreau_err parse_header(char *header, int64_t line, csv_layout *L)
     if (c == COL_COUNT) {
       snprintf(reason, sizeof(reason), "unknown column '%.64s' (%s)", name,
                L->dim == 2 ? "2D columns: x, y, r, vx, vy, omega, material, fixed, shape, angle"
-                           : "3D columns: x, y, z, r, vx, vy, vz, wx, wy, wz, material, fixed");
+                           : "3D columns: x, y, z, r, vx, vy, vz, wx, wy, wz, material, fixed, shape, qw, qx, qy, qz");
       MOREAU_CALL(fail_at(L->path, line, reason));
     }
     if (!(allowed & BIT(c))) {
@@ -193,6 +198,35 @@ static int check_values(const csv_layout *L, const double *val, char *reason)
   return 1;
 }
 
+/* The orientation: an angle about z (2D) or a unit quaternion qw, qx, qy,
+ * qz (3D; none given: the identity), relative to the frame the shape file
+ * gave the contactors in, so a 3D cluster's body frame (its principal axes)
+ * is turned by the row's rotation after the shape's own. */
+static int orientation(const csv_layout *L, const double *val, moreau_body *body, char *reason)
+{
+  if (L->dim == 2) {
+    body->q[0] = cos(0.5 * val[COL_ANGLE]);
+    body->q[3] = sin(0.5 * val[COL_ANGLE]);
+    return 1;
+  }
+  double q[4] = {val[COL_QW], val[COL_QX], val[COL_QY], val[COL_QZ]};
+  double len = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+  if (len == 0.0) {
+    q[0] = len = 1.0;
+  } else if (fabs(len - 1.0) > 1e-6) {
+    snprintf(reason, REASON_MAX, "the quaternion (qw, qx, qy, qz) has length %.17g, not 1", len);
+    return 0;
+  }
+  double p[4] = {1.0, 0.0, 0.0, 0.0};
+  if (body->shape > 0 && L->shapes) memcpy(p, &L->shapes->q[4 * (body->shape - 1)], sizeof(p));
+  /* q p: the shape's principal frame first, then the row's rotation. */
+  body->q[0] = (q[0] * p[0] - q[1] * p[1] - q[2] * p[2] - q[3] * p[3]) / len;
+  body->q[1] = (q[0] * p[1] + q[1] * p[0] + q[2] * p[3] - q[3] * p[2]) / len;
+  body->q[2] = (q[0] * p[2] - q[1] * p[3] + q[2] * p[0] + q[3] * p[1]) / len;
+  body->q[3] = (q[0] * p[3] + q[1] * p[2] - q[2] * p[1] + q[3] * p[0]) / len;
+  return 1;
+}
+
 /* Parses one data line (already trimmed) into a body; on failure returns 0
  * with the reason. */
 static int parse_row(const csv_layout *L, char *text, moreau_body *body, char *reason)
@@ -231,9 +265,7 @@ static int parse_row(const csv_layout *L, char *text, moreau_body *body, char *r
   body->material = (int32_t)val[COL_MATERIAL];
   body->fixed = (int32_t)val[COL_FIXED];
   body->shape = (int32_t)val[COL_SHAPE];
-  /* The orientation: an angle about z (2D). */
-  body->q[0] = cos(0.5 * val[COL_ANGLE]);
-  body->q[3] = sin(0.5 * val[COL_ANGLE]);
+  if (!orientation(L, val, body, reason)) return 0;
   moreau_body_set_shape_mass(body, L->dim, L->shapes, L->m->density[body->material]);
   /* A radius so small that the mass or inertia underflows to zero. */
   if (!isfinite(body->inv_mass) || !isfinite(body->inv_inertia)) {

@@ -41,3 +41,4 @@ moreau_err moreau_law_from_options(const moreau_law **law)
 }
 
 int moreau_law_is_explicit(const moreau_law *law) { return law->explicit_forces; }
+int moreau_law_needs_isotropic_inertia(const moreau_law *law) { return law->isotropic_inertia_3d; }

@@ -34,7 +34,8 @@ typedef struct {
   double *va, *wa, *vb, *wb;
   double n[3], t[3], s[3];
   double ca_x[9], cb_x[9]; /* c x n, c x t, c x s of each side */
-  double ima, iia, imb_n, imb_t, iib;
+  double ima, iia, imb_n, imb_t, iib; /* iia, iib: of spheres (isotropic); 0 for a 3D cluster */
+  const double *Ia, *Ib; /* each side's world inverse inertia tensor (xx, xy, xz, yy, yz, zz) */
   double W[6];    /* symmetric: nn, nt, ns, tt, ts, ss */
   double Winv[6]; /* its inverse, same layout */
   double target[3];
@@ -74,11 +75,16 @@ static inline void moreau_row3d_apply(moreau_row3d *r, const double *d)
     dw_a[k] = d[0] * r->ca_x[k] + d[1] * r->ca_x[3 + k] + d[2] * r->ca_x[6 + k];
     dw_b[k] = d[0] * r->cb_x[k] + d[1] * r->cb_x[3 + k] + d[2] * r->cb_x[6 + k];
   }
+  const double *Ia = r->Ia, *Ib = r->Ib;
+  r->wa[0] -= Ia[0] * dw_a[0] + Ia[1] * dw_a[1] + Ia[2] * dw_a[2];
+  r->wa[1] -= Ia[1] * dw_a[0] + Ia[3] * dw_a[1] + Ia[4] * dw_a[2];
+  r->wa[2] -= Ia[2] * dw_a[0] + Ia[4] * dw_a[1] + Ia[5] * dw_a[2];
+  r->wb[0] += Ib[0] * dw_b[0] + Ib[1] * dw_b[1] + Ib[2] * dw_b[2];
+  r->wb[1] += Ib[1] * dw_b[0] + Ib[3] * dw_b[1] + Ib[4] * dw_b[2];
+  r->wb[2] += Ib[2] * dw_b[0] + Ib[4] * dw_b[1] + Ib[5] * dw_b[2];
   for (int k = 0; k < 3; k++) {
     r->va[k] -= r->ima * pv[k];
-    r->wa[k] -= r->iia * dw_a[k];
     r->vb[k] += r->imb_n * d[0] * r->n[k] + r->imb_t * (d[1] * r->t[k] + d[2] * r->s[k]);
-    r->wb[k] += r->iib * dw_b[k];
   }
 }
 
@@ -142,6 +148,7 @@ struct moreau_law_kernel {
   const char *name;
   int state_width;               /* doubles of warm-start state per contact besides the force */
   int explicit_forces;           /* forces are functions of the state: one pass, no iteration, no warm start */
+  int isotropic_inertia_3d;      /* its 3D solve needs each body's inverse inertia to be a multiple of the identity */
   size_t row_size2d, row_size3d; /* bytes of the law's record: sizeof(moreau_row2d/3d) or of its own type */
   moreau_law_setup2d_fn setup2d;
   moreau_law_setup3d_fn setup3d;

@@ -275,6 +275,7 @@ MOREAU_LAW_SWEEP(sweep3d, rolling_row3d, solve3d)
 
 const struct moreau_law_kernel moreau_law_rolling = {.name = "rolling",
                                                      .state_width = 3,
+                                                     .isotropic_inertia_3d = 1,
                                                      .row_size2d = sizeof(rolling_row2d),
                                                      .row_size3d = sizeof(rolling_row3d),
                                                      .setup2d = setup2d,

@@ -54,6 +54,7 @@ moreau_err moreau_nlgs_destroy(moreau_nlgs **nlgs)
   moreau_free(&s->row_contact);
   moreau_free(&s->order);
   moreau_free(&s->mult);
+  moreau_free(&s->inv_inertia6);
   moreau_free(&s->touched);
   moreau_free(&s->wall_share);
   moreau_free(&s->wall_touched);
@@ -128,6 +129,7 @@ static moreau_err reserve(moreau_nlgs *s, moreau_lid nrows, moreau_lid nbodies, 
   if (nbodies > s->body_cap) {
     moreau_lid cap = nbodies + nbodies / 2 + 64;
     MOREAU_CALL(moreau_realloc((size_t)cap * sizeof(double), &s->mult));
+    if (s->dim == 3) MOREAU_CALL(moreau_realloc(6 * (size_t)cap * sizeof(double), &s->inv_inertia6));
     MOREAU_CALL(moreau_realloc((size_t)cap, &s->touched));
     s->body_cap = cap;
   }

@@ -35,6 +35,12 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
   moreau_walls *w = prob->walls;
   const moreau_contacts *c = prob->contacts;
   moreau_lid nrows = 0;
+  for (moreau_lid i = 0; i < moreau_bodies_n_local(b); i++) {
+    double *I = &s->inv_inertia6[6 * i];
+    moreau_bodies_inv_inertia_world(b, i, I);
+    for (int m = 0; m < 6; m++)
+      I[m] *= s->mult[i];
+  }
   for (moreau_lid k = 0; k < c->n; k++) {
     moreau_row3d *r = nlgs_row(s, nrows);
     moreau_lid ia = c->a[k], ib = c->b[k];
@@ -49,14 +55,16 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     r->va = &b->v[3 * ia];
     r->wa = &b->w[3 * ia];
     r->ima = b->inv_mass[ia] * s->mult[ia];
-    r->iia = b->inv_inertia[ia] * s->mult[ia];
+    r->iia = b->shape[ia] > 0 ? 0.0 : b->inv_inertia[ia] * s->mult[ia];
+    r->Ia = &s->inv_inertia6[6 * ia];
     for (int i = 0; i < 3; i++)
       cross(&c->ca[3 * k], e[i], &r->ca_x[3 * i]);
     if (ib >= 0) {
       r->vb = &b->v[3 * ib];
       r->wb = &b->w[3 * ib];
       r->imb_n = r->imb_t = b->inv_mass[ib] * s->mult[ib];
-      r->iib = b->inv_inertia[ib] * s->mult[ib];
+      r->iib = b->shape[ib] > 0 ? 0.0 : b->inv_inertia[ib] * s->mult[ib];
+      r->Ib = &s->inv_inertia6[6 * ib];
       for (int i = 0; i < 3; i++)
         cross(&c->cb[3 * k], e[i], &r->cb_x[3 * i]);
       mat_b = b->material[ib];
@@ -68,16 +76,22 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
       r->imb_n = w->mode[iw] == MOREAU_WALL_FORCE ? s->wall_share[iw] / w->mass[iw] : 0.0;
       r->imb_t = 0.0;
       r->iib = 0.0;
+      r->Ib = s->zero_inertia;
       memset(r->cb_x, 0, sizeof(r->cb_x));
       mat_b = w->material[iw];
     }
-    /* W_ij = e_i . e_j (1/m_a + 1/m_b) + (c_a x e_i) . (c_a x e_j) / I_a + (c_b x e_i) . (c_b x e_j) / I_b,
+    /* W_ij = e_i . e_j (1/m_a + 1/m_b) + (c_a x e_i) . I_a^-1 (c_a x e_j) + (c_b x e_i) . I_b^-1 (c_b x e_j),
      * with the b side's translation along n only for a force-driven wall. */
     static const int ij[6][2] = {{0, 0}, {0, 1}, {0, 2}, {1, 1}, {1, 2}, {2, 2}};
+    double Ia_ca[9], Ib_cb[9];
+    for (int i = 0; i < 3; i++) {
+      moreau_sym3_apply(r->Ia, &r->ca_x[3 * i], &Ia_ca[3 * i]);
+      moreau_sym3_apply(r->Ib, &r->cb_x[3 * i], &Ib_cb[3 * i]);
+    }
     for (int m = 0; m < 6; m++) {
       int i = ij[m][0], j = ij[m][1];
       double trans = i == j ? r->ima + (i == 0 ? r->imb_n : r->imb_t) : 0.0;
-      r->W[m] = trans + r->iia * dot(&r->ca_x[3 * i], &r->ca_x[3 * j]) + r->iib * dot(&r->cb_x[3 * i], &r->cb_x[3 * j]);
+      r->W[m] = trans + dot(&r->ca_x[3 * i], &Ia_ca[3 * j]) + dot(&r->cb_x[3 * i], &Ib_cb[3 * j]);
     }
     if (!(invert_sym3(r->W, r->Winv) > 0.0)) continue;
 

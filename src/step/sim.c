@@ -79,10 +79,6 @@ moreau_err moreau_sim_set_shapes(moreau_sim *sim, moreau_shapes **shapes)
       err = moreau_error_raise(MOREAU_ERR_INPUT, __FILE__, __LINE__, __func__,
                                "shape %lld has %lld contactors; at most 32767 are supported", (long long)s + 1,
                                (long long)t->count[s]);
-    else if (sim->dim == 3 && t->count[s] > 1)
-      err = moreau_error_raise(MOREAU_ERR_INPUT, __FILE__, __LINE__, __func__,
-                               "shape %lld: rigid clusters of several spheres are not supported in 3D yet (2D only)",
-                               (long long)s + 1);
   }
   if (err) {
     MOREAU_CALL(moreau_shapes_destroy(&t));
@@ -250,6 +246,9 @@ static moreau_err check_bodies(const moreau_sim *sim, double *rmax)
     MOREAU_CHECK(b->shape[i] >= 0 && b->shape[i] <= n_shapes, MOREAU_ERR_INPUT,
                  "body %lld: shape %d does not exist (there are %lld; 0 is a plain %s)", (long long)b->gid[i],
                  b->shape[i], (long long)n_shapes, sim->dim == 2 ? "disk" : "sphere");
+    MOREAU_CHECK(!(sim->dim == 3 && b->shape[i] > 0 && moreau_law_needs_isotropic_inertia(sim->law)),
+                 MOREAU_ERR_INPUT, "body %lld: the %s law does not take 3D clusters (its torque solve needs spheres)",
+                 (long long)b->gid[i], moreau_law_name(sim->law));
     *rmax = fmax(*rmax, b->radius[i]);
   }
   for (int i = 0; i < sim->walls->n; i++)

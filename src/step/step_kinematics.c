@@ -19,6 +19,28 @@ static void rotate(double *q, const double *w, double h)
     q[k] = r[k] / len;
 }
 
+/* Turns a 3D cluster over h keeping its angular momentum L = I w: its
+ * inertia tensor turns with it, so w = I(q)^-1 L changes as it turns (the
+ * torque-free Euler equations, gyroscopic term included). Explicit midpoint
+ * on the rotation group: turn by w over h/2, take w there, turn the start
+ * by that w over h; second order in h, and L is kept exactly. Disks,
+ * spheres and 2D clusters keep w. */
+static void rotate_cluster(moreau_bodies *b, moreau_lid i, double h)
+{
+  double I[6], L[3], inv[6], q0[4], w_half[3];
+  double *q = &b->q[4 * i], *w = &b->w[3 * i];
+  moreau_bodies_inertia_world(b, i, I);
+  moreau_sym3_apply(I, w, L);
+  memcpy(q0, q, sizeof(q0));
+  rotate(q, w, 0.5 * h);
+  moreau_bodies_inv_inertia_world(b, i, inv);
+  moreau_sym3_apply(inv, L, w_half);
+  memcpy(q, q0, sizeof(q0));
+  rotate(q, w_half, h);
+  moreau_bodies_inv_inertia_world(b, i, inv);
+  moreau_sym3_apply(inv, L, w);
+}
+
 void sim_drift(moreau_sim *sim, double h)
 {
   moreau_bodies *b = sim->bodies;
@@ -26,7 +48,10 @@ void sim_drift(moreau_sim *sim, double h)
   for (moreau_lid i = 0; i < b->n_owned; i++) {
     for (int k = 0; k < 3; k++)
       b->x[3 * i + k] += h * b->v[3 * i + k];
-    rotate(&b->q[4 * i], &b->w[3 * i], h);
+    if (b->dim == 3 && b->shape[i] > 0 && b->inv_mass[i] > 0.0)
+      rotate_cluster(b, i, h);
+    else
+      rotate(&b->q[4 * i], &b->w[3 * i], h);
   }
   for (int i = 0; i < w->n; i++)
     for (int k = 0; k < 3; k++)
@@ -86,9 +111,12 @@ void sim_free_velocities(moreau_sim *sim)
   moreau_lid n = moreau_bodies_n_local(b);
   for (moreau_lid i = 0; i < n; i++) {
     if (b->inv_mass[i] == 0.0) continue;
+    double inv[6], dw[3];
+    moreau_bodies_inv_inertia_world(b, i, inv);
+    moreau_sym3_apply(inv, &b->t_ext[3 * i], dw);
     for (int k = 0; k < 3; k++) {
       b->v[3 * i + k] += sim->dt * (sim->gravity[k] + b->inv_mass[i] * b->f_ext[3 * i + k]);
-      b->w[3 * i + k] += sim->dt * b->inv_inertia[i] * b->t_ext[3 * i + k];
+      b->w[3 * i + k] += sim->dt * dw[k];
     }
   }
   for (int i = 0; i < w->n; i++) {

@@ -12,15 +12,16 @@
 
 #include "parallel.h"
 
-/* A sim over comm with Signorini-Coulomb (friction mu, no restitution),
- * time step dt, gravity g, the NLGS to 1e-12 (mean norm), and the table
- * (taken over by the sim; *shapes is nulled). */
-static inline moreau_err clusters_sim_create(MPI_Comm comm, double mu, double dt, const double g[3],
-                                             moreau_shapes **shapes, moreau_sim **simp)
+/* A sim over comm (dim 2 or 3; clusters_sim_create: 2) with
+ * Signorini-Coulomb (friction mu, no restitution), time step dt, gravity g,
+ * the NLGS to 1e-12 (mean norm), and the table (taken over by the sim;
+ * *shapes is nulled). */
+static inline moreau_err clusters_sim_create_dim(MPI_Comm comm, int dim, double mu, double dt, const double g[3],
+                                                 moreau_shapes **shapes, moreau_sim **simp)
 {
   moreau_sim *sim = NULL;
   moreau_pair_law pair = {.mu = mu};
-  MOREAU_CALL(moreau_sim_create(comm, 2, &sim));
+  MOREAU_CALL(moreau_sim_create(comm, dim, &sim));
   MOREAU_CALL(moreau_materials_set_pair(moreau_sim_materials(sim), 0, 0, &pair));
   MOREAU_CALL(moreau_sim_set_shapes(sim, shapes));
   moreau_sim_set_dt(sim, dt);
@@ -29,6 +30,12 @@ static inline moreau_err clusters_sim_create(MPI_Comm comm, double mu, double dt
   moreau_nlgs_set_iterations(moreau_sim_nlgs(sim), 1, 100000);
   *simp = sim;
   return MOREAU_SUCCESS;
+}
+
+static inline moreau_err clusters_sim_create(MPI_Comm comm, double mu, double dt, const double g[3],
+                                             moreau_shapes **shapes, moreau_sim **simp)
+{
+  return clusters_sim_create_dim(comm, 2, mu, dt, g, shapes, simp);
 }
 
 /* The 2D orientation quaternion of an angle about z. */
@@ -59,6 +66,24 @@ static inline moreau_err clusters_add(moreau_sim *sim, moreau_gid gid, int32_t s
   return moreau_bodies_push_owned(moreau_sim_bodies(sim), &body);
 }
 
+/* The same in 3D with orientation q and spin vector w. */
+static inline moreau_err clusters_add3d(moreau_sim *sim, moreau_gid gid, int32_t s, double r, const double x[3],
+                                        const double q[4], const double v[3], const double w[3])
+{
+  moreau_body body;
+  if (moreau_sim_rank(sim) != 0) return MOREAU_SUCCESS;
+  memset(&body, 0, sizeof(body));
+  body.gid = gid;
+  body.shape = s;
+  body.radius = r;
+  memcpy(body.x, x, sizeof(body.x));
+  memcpy(body.v, v, sizeof(body.v));
+  memcpy(body.w, w, sizeof(body.w));
+  memcpy(body.q, q, sizeof(body.q));
+  moreau_body_set_shape_mass(&body, 3, moreau_sim_shapes(sim), 1.0);
+  return moreau_bodies_push_owned(moreau_sim_bodies(sim), &body);
+}
+
 /* Collective: the body of global id gid on every rank (the test fails if not
  * exactly one rank owns it). */
 static inline moreau_body clusters_body(const moreau_sim *sim, moreau_gid gid)
@@ -69,23 +94,23 @@ static inline moreau_body clusters_body(const moreau_sim *sim, moreau_gid gid)
   return body;
 }
 
-/* Collective: the force (n, t) of the contact (gid_a, gid_b, point) on
+/* Collective: the force (n, t, s) of the contact (gid_a, gid_b, point) on
  * every rank, and how many ranks hold it (0: not detected). */
 static inline int clusters_contact_force(const moreau_sim *sim, moreau_gid gid_a, moreau_gid gid_b, int32_t point,
-                                         double f[2])
+                                         double f[3])
 {
   const moreau_contacts *c = moreau_sim_contacts(sim);
-  double rec[3] = {0, 0, 0}, sum[3];
+  double rec[4] = {0, 0, 0, 0}, sum[4];
   for (moreau_lid k = 0; k < c->n; k++)
     if (c->gid_a[k] == gid_a && c->gid_b[k] == gid_b && c->point[k] == point) {
       rec[0] += 1.0;
-      rec[1] = c->force[3 * k];
-      rec[2] = c->force[3 * k + 1];
+      for (int i = 0; i < 3; i++)
+        rec[1 + i] = c->force[3 * k + i];
     }
-  MPI_Reduce(rec, sum, 3, MPI_DOUBLE, MPI_SUM, 0, moreau_sim_comm(sim));
-  MPI_Bcast(sum, 3, MPI_DOUBLE, 0, moreau_sim_comm(sim));
-  f[0] = sum[1];
-  f[1] = sum[2];
+  MPI_Reduce(rec, sum, 4, MPI_DOUBLE, MPI_SUM, 0, moreau_sim_comm(sim));
+  MPI_Bcast(sum, 4, MPI_DOUBLE, 0, moreau_sim_comm(sim));
+  for (int i = 0; i < 3; i++)
+    f[i] = sum[1 + i];
   return (int)sum[0];
 }
 

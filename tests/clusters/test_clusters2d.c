@@ -46,7 +46,7 @@ START_TEST(test_lever_rule)
   for (int step = 1; step <= 50; step++) {
     PAR_TRY(MPI_COMM_WORLD, moreau_sim_step(sim));
     moreau_body b = clusters_body(sim, 0);
-    double mg = G / b.inv_mass, f1[2], f2[2], f3[2];
+    double mg = G / b.inv_mass, f1[3], f2[3], f3[3];
     double R1 = mg * (x2 - xc) / (x2 - x1), R2 = mg * (xc - x1) / (x2 - x1);
     ck_assert_msg(clusters_contact_force(sim, 0, MOREAU_WALL_GID(0), 0 << 16, f1) == 1, "disk 0 not on the floor");
     ck_assert_msg(clusters_contact_force(sim, 0, MOREAU_WALL_GID(0), 1 << 16, f2) == 1, "disk 1 not on the floor");
@@ -133,7 +133,7 @@ static void check_impact(double mu)
 
   PAR_TRY(MPI_COMM_WORLD, moreau_sim_step(sim));
   moreau_body b = clusters_body(sim, 0);
-  double f[2];
+  double f[3];
   ck_assert_msg(clusters_contact_count(sim) == 1, "expected one contact (disk %d), found %lld", low,
                 (long long)clusters_contact_count(sim));
   ck_assert_int_eq(clusters_contact_force(sim, 0, MOREAU_WALL_GID(0), (int32_t)low << 16, f), 1);
