@@ -65,6 +65,51 @@ static moreau_err trimer_box(MPI_Comm comm, int64_t n, double w, double h, doubl
   return MOREAU_SUCCESS;
 }
 
+/* The 3D scene: n clumps of three spheres of different radii (not
+ * collinear) of bounding radius about 0.5 at random in the box [0, w]^2 x
+ * [0, h] at a fraction of bounding balls phi, on a floor, periodic along x
+ * and y or walled on four sides. */
+static moreau_err clump_box(MPI_Comm comm, int64_t n, double w, double h, double phi, int periodic, moreau_sim **simp)
+{
+  const double offsets[9] = {0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.2, 0.8, 0.3}, radii[3] = {0.6, 0.5, 0.4};
+  double bound;
+  moreau_lid s;
+  moreau_shapes *shapes = NULL;
+  moreau_sim *sim = NULL;
+  const double g[3] = {0, 0, -9.81};
+  MOREAU_CALL(moreau_shapes_create(3, &shapes));
+  MOREAU_CALL(moreau_shapes_add_unit(shapes, 3, offsets, radii, &s, &bound));
+  MOREAU_CALL(clusters_sim_create_dim(comm, 3, 0.4, 1e-3, g, &shapes, &sim));
+  *simp = sim;
+  moreau_gen_params gen = {.type = MOREAU_GEN_RANDOM,
+                           .n = n,
+                           .hi = {w, w, h},
+                           .polydispersity = 0.2,
+                           .seed = 12,
+                           .fraction = phi,
+                           .body_shape = 1,
+                           .shapes = moreau_sim_shapes(sim)};
+  MOREAU_CALL(moreau_generate_auto_radius(3, &gen, &gen.radius));
+  MOREAU_CALL(moreau_generate(&gen, moreau_sim_bodies(sim), moreau_sim_materials(sim)));
+  const double lo[3] = {0, 0, 0}, hi[3] = {w, w, h}, up[3] = {0, 0, 1};
+  moreau_walls *walls = moreau_sim_walls(sim);
+  MOREAU_CALL(moreau_walls_add(walls, lo, up, MOREAU_WALL_FIXED, NULL, 0.0, 0.0, 0, NULL));
+  if (periodic) {
+    MOREAU_CALL(moreau_domain_set_box(moreau_sim_domain(sim), lo, hi));
+    MOREAU_CALL(moreau_domain_set_periodic(moreau_sim_domain(sim), 0, 1));
+    MOREAU_CALL(moreau_domain_set_periodic(moreau_sim_domain(sim), 1, 1));
+  } else {
+    for (int k = 0; k < 2; k++) {
+      double in[3] = {k == 0, k == 1, 0}, out[3] = {-(k == 0), -(k == 1), 0};
+      MOREAU_CALL(moreau_walls_add(walls, lo, in, MOREAU_WALL_FIXED, NULL, 0.0, 0.0, 0, NULL));
+      MOREAU_CALL(moreau_walls_add(walls, hi, out, MOREAU_WALL_FIXED, NULL, 0.0, 0.0, 0, NULL));
+    }
+  }
+  moreau_sim_set_alert(sim, 0.3);
+  MOREAU_CALL(moreau_sim_setup(sim, 1e-9));
+  return MOREAU_SUCCESS;
+}
+
 static int same_contact(const par_contact *x, const par_contact *y)
 {
   return x->gid_a == y->gid_a && x->gid_b == y->gid_b && x->point == y->point && x->gap == y->gap &&
@@ -73,21 +118,29 @@ static int same_contact(const par_contact *x, const par_contact *y)
 }
 
 /* Detection at setup on P ranks and on one: the same contacts, bit for bit,
- * and several contacts between some pairs of bodies (the contactor pairs). */
-static void check_detection(int periodic_x)
+ * and several contacts between some pairs of bodies (the contactor pairs);
+ * dim 2: trimers, periodic along x or walled; dim 3: clumps, periodic along
+ * x and y or walled. */
+static moreau_err detection_scene(MPI_Comm comm, int dim, int periodic, moreau_sim **sim)
+{
+  if (dim == 2) return trimer_box(comm, 600, 24, 24, 0.7, periodic, sim);
+  return clump_box(comm, 800, 10, 10, 0.5, periodic, sim);
+}
+
+static void check_detection(int dim, int periodic_x)
 {
   moreau_sim *sim = NULL, *ref = NULL;
   par_contact *all = NULL, *one = NULL;
   int64_t n_all = 0, n_one = 0, multi = 0, differ = 0;
   int rank = par_rank(MPI_COMM_WORLD);
   moreau_err err = MOREAU_SUCCESS;
-  if (rank == 0) err = trimer_box(MPI_COMM_SELF, 600, 24, 24, 0.7, periodic_x, &ref);
+  if (rank == 0) err = detection_scene(MPI_COMM_SELF, dim, periodic_x, &ref);
   if (rank == 0 && !err) err = moreau_sim_detect(ref);
   par_idle_barrier(MPI_COMM_WORLD);
   PAR_TRY(MPI_COMM_WORLD, err);
   if (rank == 0) par_gather_contacts(MPI_COMM_SELF, moreau_sim_contacts(ref), &one, &n_one);
   par_bcast_items(MPI_COMM_WORLD, 0, (void **)&one, &n_one, sizeof(par_contact));
-  PAR_TRY(MPI_COMM_WORLD, trimer_box(MPI_COMM_WORLD, 600, 24, 24, 0.7, periodic_x, &sim));
+  PAR_TRY(MPI_COMM_WORLD, detection_scene(MPI_COMM_WORLD, dim, periodic_x, &sim));
   PAR_TRY(MPI_COMM_WORLD, moreau_sim_detect(sim));
   par_gather_contacts(MPI_COMM_WORLD, moreau_sim_contacts(sim), &all, &n_all);
   for (int64_t k = 0; k < n_one && k < n_all; k++) {
@@ -95,9 +148,9 @@ static void check_detection(int periodic_x)
     multi += k > 0 && one[k].gid_a == one[k - 1].gid_a && one[k].gid_b == one[k - 1].gid_b;
   }
   if (rank == 0)
-    printf("detection (%s) on %d ranks: %lld contacts, one rank %lld; %lld differ; %lld second or later contacts of a "
-           "pair\n",
-           periodic_x ? "periodic x" : "walled", par_size(MPI_COMM_WORLD), (long long)n_all, (long long)n_one,
+    printf("%dD detection (%s) on %d ranks: %lld contacts, one rank %lld; %lld differ; %lld second or later contacts "
+           "of a pair\n",
+           dim, periodic_x ? "periodic" : "walled", par_size(MPI_COMM_WORLD), (long long)n_all, (long long)n_one,
            (long long)differ, (long long)multi);
   ck_assert_int_eq(n_all, n_one);
   ck_assert_msg(differ == 0, "%lld contacts differ from the one-rank run", (long long)differ);
@@ -109,10 +162,16 @@ static void check_detection(int periodic_x)
   if (rank == 0) PAR_TRY(MPI_COMM_SELF, moreau_sim_destroy(&ref));
 }
 
-START_TEST(test_detection_walled) { check_detection(0); }
+START_TEST(test_detection_walled) { check_detection(2, 0); }
 END_TEST
 
-START_TEST(test_detection_periodic) { check_detection(1); }
+START_TEST(test_detection_periodic) { check_detection(2, 1); }
+END_TEST
+
+START_TEST(test_detection3d_walled) { check_detection(3, 0); }
+END_TEST
+
+START_TEST(test_detection3d_periodic) { check_detection(3, 1); }
 END_TEST
 
 /* The solid fraction of a region holding whole trimers is their exact area
@@ -241,6 +300,8 @@ int main(int argc, char **argv)
     const TTest *test;
   } cases[] = {{"detection_walled", test_detection_walled},
                {"detection_periodic", test_detection_periodic},
+               {"detection3d_walled", test_detection3d_walled},
+               {"detection3d_periodic", test_detection3d_periodic},
                {"solid_fraction", test_solid_fraction},
                {"deposition", test_deposition}};
   for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
