@@ -157,9 +157,9 @@ static int cmp_double(const void *pa, const void *pb)
  * units of the scales). A global budget, not a share of tol per unit
  * length: a jump of size J the breakpoints miss (a chord rounded within
  * ulps of its disk's end, a near-tangency) costs J times its panel's width
- * and no share proportional to that width is ever met, so bisection used to
- * run to its depth bound around every such point, as often as the inner
- * integral was called. f->heap holds nb - 1 + MAX_SPLITS panels. */
+ * and no share proportional to that width is ever met: bisection would run
+ * to a depth bound around every such point, as often as the inner integral
+ * is called. f->heap holds nb - 1 + MAX_SPLITS panels. */
 static void integrate_panels(const integrand *f, double *bp, int nb, double tol, double *acc)
 {
   panel *h = f->heap;
@@ -371,8 +371,8 @@ static void add_slice_piece(union3d *u, int k, int i, double m[6])
  * cluster (disks inside another disk of the slice left out), each taken
  * about its own centre: near the x-ends of a piece its disks are tiny, and
  * in the cluster's coordinates the rounding of their chords, relative to
- * their radii, lies above the 2D tolerance, so that the 2D bisection used
- * to run down to panels a few ulps wide. A lone disk is exact. */
+ * their radii, lies above the 2D tolerance (the 2D bisection would run
+ * down to panels a few ulps wide). A lone disk is exact. */
 static void eval3d(void *ctx, double x, double *out)
 {
   union3d *u = ctx;
