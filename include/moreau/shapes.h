@@ -93,9 +93,10 @@ static inline void moreau_shape_contactor(const moreau_shapes *shapes, moreau_li
 /* Mass properties of the union of n disks (dim 2) or spheres (dim 3), not the
  * sum of their masses: overlaps count once. Exact for a single contactor;
  * otherwise adaptive Gauss-Legendre quadrature (see src/bodies/shape_mass.c)
- * with tolerances of 1e-13 (2D) and 1e-11 (3D) relative to the moments'
- * scales (the tests find 1e-14 to 1e-15 against exact references). The cost
- * grows quickly with n: meant for clusters of a few to some tens. */
+ * with tolerances of 1e-13 (2D) and 1e-11 (3D) on the sum of the panels'
+ * error estimates, relative to the moments' scales (the tests find 1e-16 to
+ * 4e-14 against exact references). The cost grows quickly with n: meant for
+ * clusters of a few to some tens. */
 MOREAU_MUST_CHECK moreau_err moreau_shape_union_mass(int dim, int n, const double *offsets, const double *radii,
                                                      moreau_shape_mass *mass);
 

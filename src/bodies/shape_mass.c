@@ -16,8 +16,11 @@
  * intersection circles and the x of triple intersection points (where the
  * arrangement of the slice changes), leaving out the points buried inside
  * another contactor (no feature of the union's boundary there).
- * Each panel compares rules of N and 2N points and bisects until they agree,
- * which also catches what the breakpoints miss (near-tangencies).
+ * Each slice is split into its pieces, each integrated about its own centre
+ * (a lone disk exactly). Each panel's error is estimated by comparing rules
+ * of N and 2N points, and the panel of largest estimate is bisected until
+ * the estimates sum below the tolerance, which also catches what the
+ * breakpoints miss (near-tangencies, coincident features).
  * Pieces of the cluster that do not overlap are integrated apart and
  * combined exactly, each about a reference point near its own centroid, so
  * that neither the shift to the centroid nor far-apart pieces cancel digits
@@ -30,14 +33,15 @@
 
 #define GL_LO 12
 #define GL_HI (2 * GL_LO)
-/* Bisection depth bound: a panel 2^-40 of the extent holds nothing that
- * matters at the accuracies asked for. */
-#define MAX_DEPTH 40
-/* Relative tolerances (of the scales below): the 2D routine is also the
- * inner integral of the 3D one, whose outer error estimate needs the inner
- * values smooth well below its own tolerance. */
+/* Relative tolerances (of the scales below) on the sum of the panels' error
+ * estimates: the 2D routine is also the inner integral of the 3D one, whose
+ * outer error estimate needs the inner values smooth well below its own
+ * tolerance. */
 #define TOL_2D 1e-13
 #define TOL_3D 1e-11
+/* Bisections allowed per integral beyond the initial panels: a bound on the
+ * work, should the estimates stall at the rounding of the integrand. */
+#define MAX_SPLITS 1000
 
 typedef struct {
   double t[GL_HI], w[GL_HI];
@@ -69,17 +73,26 @@ static void gl_rule_init(gl_rule *g, int n)
   }
 }
 
-/* An integrand of x with nv components, and the scales its errors are
- * measured against. */
+enum { NV_MAX = 10 };
+
+/* A panel [a, b]: its integral q by the finer rule and err, the largest
+ * difference of the two rules over the components, in units of their
+ * scales (an estimate of the coarser rule's error, so a generous one of the
+ * finer's). */
+typedef struct {
+  double a, b, err, q[NV_MAX];
+} panel;
+
+/* An integrand of x with nv components, the scales its errors are measured
+ * against, and room for the panels of one integral. */
 typedef struct {
   void (*eval)(void *ctx, double x, double *out);
   void *ctx;
   int nv;
   const double *scale;
   const gl_rule *lo, *hi;
+  panel *heap;
 } integrand;
-
-enum { NV_MAX = 10 };
 
 static void panel_rule(const integrand *f, const gl_rule *g, double a, double b, double *q)
 {
@@ -95,30 +108,42 @@ static void panel_rule(const integrand *f, const gl_rule *g, double a, double b,
   }
 }
 
-/* Adds the integral over [a, b] to acc; tol is the absolute error allowed on
- * this panel, in units of the scales. A component also passes when the rules
- * agree to rel of its own value: where the integrand is concentrated (a small
- * slice far from the origin) the panel's share of tol falls below the
- * rounding of its integrand, and the sum of such errors is at most rel times
- * the integral of the integrand's modulus, itself below the scale. */
-static void panel_adaptive(const integrand *f, double a, double b, double tol, double rel, int depth, double *acc)
+static void panel_eval(const integrand *f, double a, double b, panel *p)
 {
-  double q1[NV_MAX], q2[NV_MAX];
-  int ok = 1;
+  double q1[NV_MAX];
+  p->a = a;
+  p->b = b;
+  p->err = 0.0;
   panel_rule(f, f->lo, a, b, q1);
-  panel_rule(f, f->hi, a, b, q2);
-  for (int k = 0; k < f->nv; k++) {
-    double d = fabs(q2[k] - q1[k]);
-    ok = ok && (d <= tol * f->scale[k] || d <= rel * fabs(q2[k]));
+  panel_rule(f, f->hi, a, b, p->q);
+  for (int k = 0; k < f->nv; k++)
+    p->err = fmax(p->err, fabs(p->q[k] - q1[k]) / f->scale[k]);
+}
+
+/* The panels form a max-heap by err. */
+static void heap_swap(panel *h, int i, int j)
+{
+  panel t = h[i];
+  h[i] = h[j];
+  h[j] = t;
+}
+
+static void heap_up(panel *h, int i)
+{
+  for (; i > 0 && h[(i - 1) / 2].err < h[i].err; i = (i - 1) / 2)
+    heap_swap(h, i, (i - 1) / 2);
+}
+
+static void heap_down(panel *h, int n, int i)
+{
+  for (;;) {
+    int l = 2 * i + 1, m = i;
+    if (l < n && h[l].err > h[m].err) m = l;
+    if (l + 1 < n && h[l + 1].err > h[m].err) m = l + 1;
+    if (m == i) return;
+    heap_swap(h, i, m);
+    i = m;
   }
-  if (ok || depth >= MAX_DEPTH) {
-    for (int k = 0; k < f->nv; k++)
-      acc[k] += q2[k];
-    return;
-  }
-  double m = 0.5 * (a + b);
-  panel_adaptive(f, a, m, 0.5 * tol, rel, depth + 1, acc);
-  panel_adaptive(f, m, b, 0.5 * tol, rel, depth + 1, acc);
 }
 
 static int cmp_double(const void *pa, const void *pb)
@@ -127,16 +152,51 @@ static int cmp_double(const void *pa, const void *pb)
   return (a > b) - (a < b);
 }
 
-/* Integrates over the panels between the sorted breakpoints bp[0..nb). The
- * total tolerance tol (relative to the scales) is shared by panel length. */
+/* Integrates over the panels between the breakpoints bp[0..nb), bisecting
+ * the panel of largest estimate until the estimates sum to at most tol (in
+ * units of the scales). A global budget, not a share of tol per unit
+ * length: a jump of size J the breakpoints miss (a chord rounded within
+ * ulps of its disk's end, a near-tangency) costs J times its panel's width
+ * and no share proportional to that width is ever met: bisection would run
+ * to a depth bound around every such point, as often as the inner integral
+ * is called. f->heap holds nb - 1 + MAX_SPLITS panels. */
 static void integrate_panels(const integrand *f, double *bp, int nb, double tol, double *acc)
 {
+  panel *h = f->heap;
+  int np = 0;
+  double err = 0.0;
   qsort(bp, (size_t)nb, sizeof(double), cmp_double);
-  double width = bp[nb - 1] - bp[0];
-  for (int k = 0; k < f->nv; k++)
-    acc[k] = 0.0;
   for (int i = 0; i + 1 < nb; i++)
-    if (bp[i + 1] > bp[i]) panel_adaptive(f, bp[i], bp[i + 1], tol * (bp[i + 1] - bp[i]) / width, tol, 0, acc);
+    if (bp[i + 1] > bp[i]) {
+      panel_eval(f, bp[i], bp[i + 1], h + np);
+      err += h[np].err;
+      heap_up(h, np++);
+    }
+  for (int split = 0; split < MAX_SPLITS && np > 0 && err > tol; split++) {
+    double a = h[0].a, b = h[0].b, m = 0.5 * (a + b);
+    err -= h[0].err;
+    if (a < m && m < b) {
+      panel_eval(f, a, m, h);
+      err += h[0].err;
+      heap_down(h, np, 0);
+      panel_eval(f, m, b, h + np);
+      err += h[np].err;
+      heap_up(h, np++);
+    } else { /* no double between its ends: it stays as it is */
+      h[0].err = 0.0;
+      heap_down(h, np, 0);
+    }
+    if (err <= tol) { /* the running sum, recounted before stopping on it */
+      err = 0.0;
+      for (int i = 0; i < np; i++)
+        err += h[i].err;
+    }
+  }
+  for (int k = 0; k < f->nv; k++) {
+    acc[k] = 0.0;
+    for (int i = 0; i < np; i++)
+      acc[k] += h[i].q[k];
+  }
 }
 
 /* The two intersection points of circles (a, ra) and (b, rb) in the plane,
@@ -168,6 +228,14 @@ static int buried(int dim, const double *p, int n, const double *c, const double
     if (d2 < r[l] * r[l] * (1.0 - 1e-10)) return 1;
   }
   return 0;
+}
+
+/* Root of i's piece in the union-find forest parent[]. */
+static int piece_root(int *parent, int i)
+{
+  while (parent[i] != i)
+    i = parent[i] = parent[parent[i]];
+  return i;
 }
 
 /* ---- 2D ---- */
@@ -222,9 +290,9 @@ static void eval2d(void *ctx, double x, double *out)
 
 /* Moments about the origin of the union of n disks, out[6] =
  * (A, int x, int y, int x^2, int x y, int y^2). bp is scratch of
- * 2 n + n (n - 1), lo and hi of n. */
+ * 2 n + n (n - 1), lo and hi of n, heap of 2 n + n (n - 1) + MAX_SPLITS. */
 static void moments2d(int n, const double *c, const double *r, const gl_rule *g_lo, const gl_rule *g_hi, double tol,
-                      double *bp, double *lo, double *hi, double *out)
+                      double *bp, double *lo, double *hi, panel *heap, double *out)
 {
   int nb = 0;
   double a = 0.0, ext = 0.0;
@@ -243,7 +311,7 @@ static void moments2d(int n, const double *c, const double *r, const gl_rule *g_
     }
   const double scale[6] = {a, a * ext, a * ext, a * ext * ext, a * ext * ext, a * ext * ext};
   union2d u = {n, c, r, lo, hi};
-  integrand f = {eval2d, &u, 6, scale, g_lo, g_hi};
+  integrand f = {eval2d, &u, 6, scale, g_lo, g_hi, heap};
   integrate_panels(&f, bp, nb, tol, out);
 }
 
@@ -254,11 +322,57 @@ typedef struct {
   const double *c; /* centres, stride 3 */
   const double *r;
   const gl_rule *lo_rule, *hi_rule;
-  double *sc, *sr, *bp, *lo, *hi; /* slice scratch */
+  double *sc, *sr, *pc, *pr, *bp, *lo, *hi; /* slice scratch: its disks, one piece's */
+  int *root;                                /* each slice disk's piece */
+  panel *heap;                              /* the slice's panels */
 } union3d;
 
+/* Adds to m the moments (A, int y, int z, int y^2, int y z, int z^2) of the
+ * piece of the slice whose disks are those of u->sc, u->sr with root i: a
+ * lone disk exactly, several by the 2D routine about their centre p. */
+static void add_slice_piece(union3d *u, int k, int i, double m[6])
+{
+  int np = 0;
+  double p[2] = {0.0, 0.0}, w = 0.0, q[6] = {0.0};
+  for (int j = 0; j < k; j++)
+    if (u->root[j] >= 0 && piece_root(u->root, j) == i) {
+      double wj = u->sr[j] * u->sr[j];
+      u->pr[np] = u->sr[j];
+      u->pc[2 * np] = u->sc[2 * j];
+      u->pc[2 * np++ + 1] = u->sc[2 * j + 1];
+      w += wj;
+      p[0] += wj * u->sc[2 * j];
+      p[1] += wj * u->sc[2 * j + 1];
+    }
+  if (np == 1) {
+    p[0] = u->pc[0];
+    p[1] = u->pc[1];
+    q[0] = M_PI * u->pr[0] * u->pr[0];
+    q[3] = q[5] = 0.25 * q[0] * u->pr[0] * u->pr[0];
+  } else {
+    p[0] /= w;
+    p[1] /= w;
+    for (int j = 0; j < np; j++) {
+      u->pc[2 * j] -= p[0];
+      u->pc[2 * j + 1] -= p[1];
+    }
+    moments2d(np, u->pc, u->pr, u->lo_rule, u->hi_rule, TOL_2D, u->bp, u->lo, u->hi, u->heap, q);
+  }
+  m[0] += q[0];
+  m[1] += q[1] + q[0] * p[0];
+  m[2] += q[2] + q[0] * p[1];
+  m[3] += q[3] + (2.0 * q[1] + q[0] * p[0]) * p[0];
+  m[4] += q[4] + q[1] * p[1] + (q[2] + q[0] * p[1]) * p[0];
+  m[5] += q[5] + (2.0 * q[2] + q[0] * p[1]) * p[1];
+}
+
 /* out: A, x A, int y, int z, x^2 A, x int y, x int z, int y^2, int y z,
- * int z^2 over the slice at x. */
+ * int z^2 over the slice at x. The slice is split into pieces like the
+ * cluster (disks inside another disk of the slice left out), each taken
+ * about its own centre: near the x-ends of a piece its disks are tiny, and
+ * in the cluster's coordinates the rounding of their chords, relative to
+ * their radii, lies above the 2D tolerance (the 2D bisection would run
+ * down to panels a few ulps wide). A lone disk is exact. */
 static void eval3d(void *ctx, double x, double *out)
 {
   union3d *u = ctx;
@@ -271,7 +385,21 @@ static void eval3d(void *ctx, double x, double *out)
     u->sc[2 * k + 1] = u->c[3 * i + 2];
     u->sr[k++] = sqrt((r - dx) * (r + dx));
   }
-  if (k) moments2d(k, u->sc, u->sr, u->lo_rule, u->hi_rule, TOL_2D, u->bp, u->lo, u->hi, m);
+  /* root -1: inside another disk (of equal disks the first stays). */
+  for (int i = 0; i < k; i++) {
+    u->root[i] = i;
+    for (int j = 0; j < k && u->root[i] >= 0; j++) {
+      double d = hypot(u->sc[2 * j] - u->sc[2 * i], u->sc[2 * j + 1] - u->sc[2 * i + 1]) + u->sr[i];
+      if (j != i && (d < u->sr[j] || (d <= u->sr[j] && j < i))) u->root[i] = -1;
+    }
+  }
+  for (int i = 0; i < k; i++)
+    for (int j = i + 1; j < k && u->root[i] >= 0; j++)
+      if (u->root[j] >= 0 &&
+          hypot(u->sc[2 * j] - u->sc[2 * i], u->sc[2 * j + 1] - u->sc[2 * i + 1]) < u->sr[i] + u->sr[j])
+        u->root[piece_root(u->root, i)] = piece_root(u->root, j);
+  for (int i = 0; i < k; i++)
+    if (u->root[i] == i) add_slice_piece(u, k, i, m);
   out[0] = m[0];
   out[1] = x * m[0];
   out[2] = m[1];
@@ -322,7 +450,7 @@ static int triple_points(const double *p1, double r1, const double *p2, double r
 }
 
 static void moments3d(int n, const double *c, const double *r, const gl_rule *g_lo, const gl_rule *g_hi, double *bp,
-                      union3d *u, double *out)
+                      panel *heap, union3d *u, double *out)
 {
   int nb = 0;
   double v = 0.0, ext = 0.0;
@@ -361,7 +489,7 @@ static void moments3d(int n, const double *c, const double *r, const gl_rule *g_
     }
   const double l = ext, l2 = ext * ext;
   const double scale[10] = {v, v * l, v * l, v * l, v * l2, v * l2, v * l2, v * l2, v * l2, v * l2};
-  integrand f = {eval3d, u, 10, scale, g_lo, g_hi};
+  integrand f = {eval3d, u, 10, scale, g_lo, g_hi, heap};
   integrate_panels(&f, bp, nb, TOL_3D, out);
 }
 
@@ -370,7 +498,9 @@ static void moments3d(int n, const double *c, const double *r, const gl_rule *g_
 /* Scratch for the quadrature of up to n contactors. */
 typedef struct {
   gl_rule lo_rule, hi_rule;
-  double *c, *r, *bp, *lo, *hi, *sr, *sc, *sbp;
+  double *c, *r, *bp, *lo, *hi, *sr, *sc, *pr, *pc, *sbp;
+  int *root;
+  panel *heap, *sheap; /* the panels of the piece's integral, of a slice's */
 } workspace;
 
 /* Measure v, centroid g and central covariance cov (int (x - g)(x - g)^T)
@@ -405,10 +535,11 @@ static void piece_moments(int dim, int n, const int *idx, const double *offsets,
     else
       mom[4] = mom[7] = mom[9] = second;
   } else if (dim == 2) {
-    moments2d(n, w->c, w->r, &w->lo_rule, &w->hi_rule, TOL_2D, w->bp, w->lo, w->hi, mom);
+    moments2d(n, w->c, w->r, &w->lo_rule, &w->hi_rule, TOL_2D, w->bp, w->lo, w->hi, w->heap, mom);
   } else {
-    union3d u = {n, w->c, w->r, &w->lo_rule, &w->hi_rule, w->sc, w->sr, w->sbp, w->lo, w->hi};
-    moments3d(n, w->c, w->r, &w->lo_rule, &w->hi_rule, w->bp, &u, mom);
+    union3d u = {n,     w->c,  w->r,   &w->lo_rule, &w->hi_rule, w->sc,   w->sr,
+                 w->pc, w->pr, w->sbp, w->lo,       w->hi,       w->root, w->sheap};
+    moments3d(n, w->c, w->r, &w->lo_rule, &w->hi_rule, w->bp, w->heap, &u, mom);
   }
   /* The moments' layout: 2D (1, x, y, xx, xy, yy), 3D (1, x, y, z, xx, xy,
    * xz, yy, yz, zz). */
@@ -424,14 +555,6 @@ static void piece_moments(int dim, int n, const int *idx, const double *offsets,
   }
 }
 
-/* Root of i's piece in the union-find forest parent[]. */
-static int piece_root(int *parent, int i)
-{
-  while (parent[i] != i)
-    i = parent[i] = parent[parent[i]];
-  return i;
-}
-
 moreau_err moreau_shape_union_mass(int dim, int n, const double *offsets, const double *radii, moreau_shape_mass *mass)
 {
   MOREAU_CHECK(dim == 2 || dim == 3, MOREAU_ERR_INPUT, "shape dimension must be 2 or 3, got %d", dim);
@@ -443,15 +566,18 @@ moreau_err moreau_shape_union_mass(int dim, int n, const double *offsets, const 
       MOREAU_CHECK(isfinite(offsets[3 * i + k]), MOREAU_ERR_INPUT, "contactor %d of a shape: offset is not finite", i);
   }
   /* Breakpoints: two per contactor, two per pair and in 3D two per triple;
-   * the slices of 3D need those of 2D beside. Then per piece: measure,
-   * centroid and covariance. */
+   * the slices of 3D need those of 2D beside, and their panels. Then per
+   * piece: measure, centroid and covariance. */
   size_t nn = (size_t)n, nbp2 = 2 * nn + nn * (nn - 1), nbp = nbp2 + (dim == 3 ? nn * (nn - 1) * (nn - 2) / 3 : 0);
   double *scratch = NULL;
   int *parent = NULL;
-  MOREAU_CALL(moreau_malloc(sizeof(int) * 2 * nn, &parent));
-  moreau_err err = moreau_malloc(sizeof(double) * (nbp + 9 * nn + nbp2 + 13 * nn), &scratch);
+  panel *heap = NULL;
+  moreau_err err = moreau_malloc(sizeof(int) * 3 * nn, &parent);
+  if (!err) err = moreau_malloc(sizeof(double) * (nbp + 12 * nn + nbp2 + 13 * nn), &scratch);
+  if (!err) err = moreau_malloc(sizeof(panel) * (nbp + nbp2 + 2 * MAX_SPLITS), &heap);
   if (err) {
     moreau_free(&parent);
+    moreau_free(&scratch);
     MOREAU_CALL(err);
   }
   workspace w;
@@ -464,7 +590,12 @@ moreau_err moreau_shape_union_mass(int dim, int n, const double *offsets, const 
   w.hi = w.lo + n;
   w.sr = w.hi + n;
   w.sc = w.sr + n;
-  w.sbp = w.sc + 2 * n;
+  w.pr = w.sc + 2 * n;
+  w.pc = w.pr + n;
+  w.sbp = w.pc + 2 * n;
+  w.root = parent + 2 * n;
+  w.heap = heap;
+  w.sheap = heap + nbp + MAX_SPLITS;
   double *piece = w.sbp + nbp2;
 
   /* Pieces that do not overlap are integrated apart, each about its own
@@ -507,6 +638,7 @@ moreau_err moreau_shape_union_mass(int dim, int n, const double *offsets, const 
   }
   moreau_free(&parent);
   moreau_free(&scratch);
+  moreau_free(&heap);
   MOREAU_CHECK(v > 0.0, MOREAU_ERR_INTERNAL, "union of %d contactors has no measure", n);
   /* Inertia about the centroid: I = tr(C) 1 - C (for the lamina C_zz = 0). */
   double tr = cov[0][0] + cov[1][1] + cov[2][2];

@@ -1,7 +1,8 @@
 /* Shapes in 3D: mass properties of unions of spheres against closed forms
  * (single sphere; inclusion-exclusion with spherical caps where no three
- * spheres meet), against Monte Carlo where they do, principal axes, and
- * invariance under moving and turning the input. */
+ * spheres meet, and for seed 003's trimer with its triple intersection),
+ * against Monte Carlo for other clumps where three or four meet, principal
+ * axes, and invariance under moving and turning the input. */
 #include <check.h>
 #include <math.h>
 #include <mpi.h>
@@ -152,6 +153,97 @@ START_TEST(test_pairwise_exact)
     raw_from_mass(&m, &got);
     pairwise_union(cases[k].n, cases[k].c, cases[k].r, &ref);
     check_raw(&got, &ref, cases[k].ext, 1e-8, cases[k].name);
+  }
+}
+END_TEST
+
+/* Clenshaw-Curtis rule of N + 1 points on [-1, 1], N even (a rule other
+ * than the code's Gauss-Legendre). */
+static void clenshaw_curtis(int N, double *x, double *w)
+{
+  for (int k = 0; k <= N; k++) {
+    double s = 0.0;
+    for (int j = 1; j <= N / 2; j++)
+      s += (j == N / 2 ? 1.0 : 2.0) / (4.0 * j * j - 1.0) * cos(2.0 * j * k * M_PI / N);
+    x[k] = cos(k * M_PI / N);
+    w[k] = (k == 0 || k == N ? 1.0 : 2.0) / N * (1.0 - s);
+  }
+}
+
+/* Area a and polar moment j about the centre of the intersection of three
+ * disks of radius rho centred on an equilateral triangle of circumradius
+ * d <= rho: an equilateral triangle of circumradius s (its vertices the tips
+ * of the pairwise lenses towards the third centre) and three circular
+ * segments, each cut from its circle by a chord at e = d + s / 2 from the
+ * circle's centre, half-chord b, half-angle al: area rho^2 al - b e, first
+ * moment 2 b^3 / 3 along the axis and polar moment rho^4 al / 2 - b e^3 / 2
+ * - b^3 e / 6 about the circle's centre (sector minus triangle), moved to the
+ * cluster's centre at d from it. */
+static void triple_slice(double rho, double d, double *a, double *j)
+{
+  double s = sqrt(rho * rho - 0.75 * d * d) - 0.5 * d, e = d + 0.5 * s, b = 0.5 * sqrt(3.0) * s, al = atan2(b, e);
+  double tri = 0.75 * sqrt(3.0) * s * s, seg = rho * rho * al - b * e, mom = 2.0 / 3.0 * b * b * b;
+  double jc = 0.5 * rho * rho * rho * rho * al - 0.5 * b * e * e * e - b * b * b * e / 6.0;
+  *a = tri + 3.0 * seg;
+  *j = 0.25 * tri * s * s + 3.0 * (jc - 2.0 * d * mom + seg * d * d);
+}
+
+/* Exact moments of seed 003's trimer of spheres (radius r, centres on an
+ * equilateral triangle of circumradius d in the xy plane about the origin)
+ * by inclusion-exclusion: the spheres minus the pairwise lenses (caps) plus
+ * the triple intersection, whose slices normal to z are triple_slice's
+ * (analytic in z: 129 Clenshaw-Curtis points reach rounding). */
+static void trimer_reference(const double *c, double r, raw_moments *m)
+{
+  const double rr[3] = {r, r, r}, d = c[0];
+  double x[129], w[129];
+  pairwise_union(3, c, rr, m);
+  if (!(d < r)) return;
+  double zt = sqrt((r - d) * (r + d));
+  clenshaw_curtis(128, x, w);
+  for (int k = 0; k <= 128; k++) {
+    double z = zt * x[k], a, j;
+    triple_slice(sqrt((r - z) * (r + z)), d, &a, &j);
+    m->v += zt * w[k] * a;
+    m->m2[0] += 0.5 * zt * w[k] * j;
+    m->m2[4] += 0.5 * zt * w[k] * j;
+    m->m2[8] += zt * w[k] * z * z * a;
+  }
+}
+
+/* Seed 003's trimer in the three coordinate planes, at eta 0.5 the three
+ * spheres meet in one point on the axis, at eta sqrt(3) - 1 they touch:
+ * against the exact reference, and the planes against each other. */
+START_TEST(test_trimer_planes)
+{
+  const double etas[4] = {0.2, 0.3, 0.5, sqrt(3.0) - 1.0};
+  /* A plane's axes (its first, second, normal) in the xy frame's. */
+  const int planes[3][3] = {{0, 1, 2}, {1, 2, 0}, {0, 2, 1}};
+  for (int e = 0; e < 4; e++) {
+    double c[9], r[3];
+    moreau_shape_mass m[3];
+    raw_moments ref;
+    ck_assert_int_eq(moreau_shape_trimer(etas[e], 1.0, c, r), MOREAU_SUCCESS);
+    trimer_reference(c, r[0], &ref);
+    for (int p = 0; p < 3; p++) {
+      const int *ax = planes[p];
+      double cp[9] = {0.0};
+      raw_moments got, refp = {ref.v, {0.0}, {0.0}};
+      for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++) {
+          cp[3 * i + ax[k]] = c[3 * i + k];
+          refp.m1[ax[i]] = ref.m1[i];
+          refp.m2[3 * ax[i] + ax[k]] = ref.m2[3 * i + k];
+        }
+      ck_assert_int_eq(moreau_shape_union_mass(3, 3, cp, r, m + p), MOREAU_SUCCESS);
+      raw_from_mass(m + p, &got);
+      check_raw(&got, &refp, 1.0, 1e-10, "trimer");
+      ck_assert(REL(m[p].measure, m[0].measure) < 1e-10);
+      for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++)
+          ck_assert_msg(fabs(m[p].inertia[3 * ax[i] + ax[k]] - m[0].inertia[3 * i + k]) < 1e-10 * m[0].inertia[8],
+                        "eta %g plane %d: inertia %d %d", etas[e], p, i, k);
+    }
   }
 }
 END_TEST
@@ -348,6 +440,7 @@ int main(int argc, char **argv)
   TCase *tc = tcase_create("shapes3d");
   tcase_add_test(tc, test_single_sphere);
   tcase_add_test(tc, test_pairwise_exact);
+  tcase_add_test(tc, test_trimer_planes);
   tcase_add_test(tc, test_overlapping_monte_carlo);
   tcase_add_test(tc, test_principal_and_invariance);
   tcase_add_test(tc, test_symmetric_keeps_axes);
