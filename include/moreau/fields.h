@@ -23,7 +23,8 @@ enum {
   MOREAU_FIELD_GHOST = 2u,      /* copied to the ghost copies of an item */
   MOREAU_FIELD_SNAPSHOT = 4u,   /* written to snapshots and read back from them */
   MOREAU_FIELD_CHECKPOINT = 8u, /* written to checkpoints */
-  MOREAU_FIELD_ALL = 15u
+  MOREAU_FIELD_ALL = 15u,
+  MOREAU_FIELD_OPTIONAL = 16u /* files written before it existed lack it: read as zeros */
 };
 
 typedef struct {

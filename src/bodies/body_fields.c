@@ -26,7 +26,8 @@ static const moreau_field body_fields[] = {
     FIELD("inv_inertia", F64, 1, ALL, inv_inertia),
     FIELD("material", I32, 1, ALL, material),
     FIELD("fixed", I32, 1, OWNED, fixed),
-    FIELD("shape", I32, 1, ALL, shape),
+    /* Older snapshots and checkpoints hold plain disks and spheres. */
+    FIELD("shape", I32, 1, ALL | MOREAU_FIELD_OPTIONAL, shape),
 };
 
 const moreau_field_table moreau_body_fields = {body_fields, (int)(sizeof(body_fields) / sizeof(body_fields[0])), 0};

@@ -61,6 +61,10 @@ moreau_err io_h5_read_fields(MPI_Comm comm, hid_t file, const char *group, const
     }
     MOREAU_CHECK(snprintf(name, sizeof(name), "%s/%s", group, f->name) < (int)sizeof(name), MOREAU_ERR_INTERNAL,
                  "dataset name %s/%s too long", group, f->name);
+    if ((f->flags & MOREAU_FIELD_OPTIONAL) && !io_h5_has_dataset(file, name)) {
+      if (at) memset(at, 0, (size_t)n_local * moreau_field_bytes(t, f));
+      continue;
+    }
     io_field_types(f->type, &file_type, &mem_type);
     MOREAU_CALL(io_h5_read_rows(comm, file, name, mem_type, n_global, offset, n_local, field_columns(t, f), at, path));
   }

@@ -49,6 +49,9 @@ MOREAU_MUST_CHECK moreau_err io_h5_write_rows(MPI_Comm comm, hid_t loc, const ch
                                               int ncols, const void *data, const char *path);
 /* Checks that the dataset has n_global rows of ncols values first (fails with
  * MOREAU_ERR_INPUT otherwise). */
+/* Whether loc has a link name (a dataset or group), without HDF5's error
+ * stack when it has not. */
+int io_h5_has_dataset(hid_t loc, const char *name);
 MOREAU_MUST_CHECK moreau_err io_h5_read_rows(MPI_Comm comm, hid_t loc, const char *name, hid_t mem_type,
                                              int64_t n_global, int64_t offset, int64_t n_local, int ncols, void *data,
                                              const char *path);
