@@ -370,8 +370,22 @@ typedef struct {
   double e[3][3]; /* n, t, s */
   double c[3];
   double va[3], wa[3], vb[3], wb[3];
+  double Ia[6], Ib[6]; /* the row's inverse inertia tensors: a's isotropic, the wall's zero */
   moreau_row3d row;
 } sphere3d;
+
+/* a's inverse inertia tensor: 1/I times the identity. */
+static void set_inverse_inertia(sphere3d *s, double inertia)
+{
+  moreau_row3d *r = &s->row;
+  r->iia = 1.0 / inertia;
+  for (int k = 0; k < 6; k++) {
+    s->Ia[k] = k == 0 || k == 3 || k == 5 ? r->iia : 0.0;
+    s->Ib[k] = 0.0;
+  }
+  r->Ia = s->Ia;
+  r->Ib = s->Ib;
+}
 
 static void cross(const double *a, const double *b, double *c)
 {
@@ -423,7 +437,7 @@ static void sphere_on_wall(sphere3d *s, double m, double rad, const double *v, c
   for (int i = 0; i < 3; i++)
     cross(s->c, s->e[i], &r->ca_x[3 * i]);
   r->ima = 1.0 / m;
-  r->iia = 1.0 / s->inertia;
+  set_inverse_inertia(s, s->inertia);
   r->W[0] = 1.0 / m;
   r->W[3] = r->W[5] = 3.5 / m;
   r->Winv[0] = m;
@@ -445,7 +459,7 @@ static void body_on_wall(sphere3d *s, double m, double inertia, const double *c,
   memcpy(s->c, c, sizeof(s->c));
   for (int i = 0; i < 3; i++)
     cross(s->c, s->e[i], &r->ca_x[3 * i]);
-  r->iia = 1.0 / inertia;
+  set_inverse_inertia(s, inertia);
   for (int k = 0; k < 6; k++) {
     int i = ij[k][0], j = ij[k][1];
     W[k] = dot(s->e[i], s->e[j]) / m + dot(&r->ca_x[3 * i], &r->ca_x[3 * j]) / inertia;

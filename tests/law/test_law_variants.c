@@ -324,6 +324,7 @@ typedef struct {
   double v[2][3], w[2][3];
   double e[3][3]; /* n, t, s */
   double state[3];
+  double inv_inertia[2][6]; /* the row's tensors: ii times the identity */
   double buf[96];
 } pair3d;
 
@@ -379,6 +380,11 @@ static void build3d(pair3d *p, const moreau_law *law, const moreau_pair_law *pai
   r->iia = p->ii[0];
   r->imb_n = r->imb_t = p->im[1];
   r->iib = p->ii[1];
+  for (int side = 0; side < 2; side++)
+    for (int k = 0; k < 6; k++)
+      p->inv_inertia[side][k] = k == 0 || k == 3 || k == 5 ? p->ii[side] : 0.0;
+  r->Ia = p->inv_inertia[0];
+  r->Ib = p->inv_inertia[1];
   for (int i = 0; i < 3; i++) {
     cross(ca, p->e[i], &r->ca_x[3 * i]);
     cross(cb, p->e[i], &r->cb_x[3 * i]);
