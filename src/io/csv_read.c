@@ -37,9 +37,9 @@ enum {
   COL_COUNT
 };
 
-static const char *const col_name[COL_COUNT] = {"x",  "y",  "z",  "r",        "vx",    "vy",    "vz",   "omega",
-                                                "wx", "wy", "wz", "material", "fixed", "shape", "angle",
-                                                "qw", "qx", "qy", "qz"};
+static const char *const col_name[COL_COUNT] = {"x",     "y",  "z",  "r",  "vx",       "vy",    "vz",
+                                                "omega", "wx", "wy", "wz", "material", "fixed", "shape",
+                                                "angle", "qw", "qx", "qy", "qz"};
 
 #define BIT(c) (1u << (c))
 static const unsigned cols_2d = BIT(COL_X) | BIT(COL_Y) | BIT(COL_R) | BIT(COL_VX) | BIT(COL_VY) | BIT(COL_OMEGA) |

@@ -137,7 +137,8 @@ int io_h5_has_dataset(hid_t loc, const char *name)
 static moreau_err open_dataset(hid_t loc, const char *name, hid_t *dset, hsize_t shape[2], int *rank, const char *path)
 {
   hid_t space;
-  MOREAU_CHECK(io_h5_has_dataset(loc, name), MOREAU_ERR_INPUT, "%s: no dataset %s (not a moreau snapshot?)", path, name);
+  MOREAU_CHECK(io_h5_has_dataset(loc, name), MOREAU_ERR_INPUT, "%s: no dataset %s (not a moreau snapshot?)", path,
+               name);
   *dset = H5Dopen2(loc, name, H5P_DEFAULT);
   MOREAU_CHECK(*dset >= 0, MOREAU_ERR_INPUT, "%s: cannot open dataset %s", path, name);
   space = H5Dget_space(*dset);

@@ -33,11 +33,11 @@ typedef struct {
 typedef struct {
   double *va, *wa, *vb, *wb;
   double n[3], t[3], s[3];
-  double ca_x[9], cb_x[9]; /* c x n, c x t, c x s of each side */
+  double ca_x[9], cb_x[9];            /* c x n, c x t, c x s of each side */
   double ima, iia, imb_n, imb_t, iib; /* iia, iib: of spheres (isotropic); 0 for a 3D cluster */
-  const double *Ia, *Ib; /* each side's world inverse inertia tensor (xx, xy, xz, yy, yz, zz) */
-  double W[6];    /* symmetric: nn, nt, ns, tt, ts, ss */
-  double Winv[6]; /* its inverse, same layout */
+  const double *Ia, *Ib;              /* each side's world inverse inertia tensor (xx, xy, xz, yy, yz, zz) */
+  double W[6];                        /* symmetric: nn, nt, ns, tt, ts, ss */
+  double Winv[6];                     /* its inverse, same layout */
   double target[3];
   double mu;
   double p[3];

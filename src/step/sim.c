@@ -246,8 +246,8 @@ static moreau_err check_bodies(const moreau_sim *sim, double *rmax)
     MOREAU_CHECK(b->shape[i] >= 0 && b->shape[i] <= n_shapes, MOREAU_ERR_INPUT,
                  "body %lld: shape %d does not exist (there are %lld; 0 is a plain %s)", (long long)b->gid[i],
                  b->shape[i], (long long)n_shapes, sim->dim == 2 ? "disk" : "sphere");
-    MOREAU_CHECK(!(sim->dim == 3 && b->shape[i] > 0 && moreau_law_needs_isotropic_inertia(sim->law)),
-                 MOREAU_ERR_INPUT, "body %lld: the %s law does not take 3D clusters (its torque solve needs spheres)",
+    MOREAU_CHECK(!(sim->dim == 3 && b->shape[i] > 0 && moreau_law_needs_isotropic_inertia(sim->law)), MOREAU_ERR_INPUT,
+                 "body %lld: the %s law does not take 3D clusters (its torque solve needs spheres)",
                  (long long)b->gid[i], moreau_law_name(sim->law));
     *rmax = fmax(*rmax, b->radius[i]);
   }

@@ -47,26 +47,8 @@ static inline void clusters_angle_q(double angle, double q[4])
 }
 
 /* Adds (on rank 0 of the sim; setup distributes it) a body of shape s >= 1
- * scaled to bounding radius r, density 1, centre of mass x, turned by angle,
- * with velocity v and spin w about z. */
-static inline moreau_err clusters_add(moreau_sim *sim, moreau_gid gid, int32_t s, double r, const double x[3],
-                                      double angle, const double v[3], double w)
-{
-  moreau_body body;
-  if (moreau_sim_rank(sim) != 0) return MOREAU_SUCCESS;
-  memset(&body, 0, sizeof(body));
-  body.gid = gid;
-  body.shape = s;
-  body.radius = r;
-  memcpy(body.x, x, sizeof(body.x));
-  memcpy(body.v, v, sizeof(body.v));
-  body.w[2] = w;
-  clusters_angle_q(angle, body.q);
-  moreau_body_set_shape_mass(&body, 2, moreau_sim_shapes(sim), 1.0);
-  return moreau_bodies_push_owned(moreau_sim_bodies(sim), &body);
-}
-
-/* The same in 3D with orientation q and spin vector w. */
+ * scaled to bounding radius r, density 1, centre of mass x, orientation q,
+ * velocity v and spin vector w. */
 static inline moreau_err clusters_add3d(moreau_sim *sim, moreau_gid gid, int32_t s, double r, const double x[3],
                                         const double q[4], const double v[3], const double w[3])
 {
@@ -80,8 +62,18 @@ static inline moreau_err clusters_add3d(moreau_sim *sim, moreau_gid gid, int32_t
   memcpy(body.v, v, sizeof(body.v));
   memcpy(body.w, w, sizeof(body.w));
   memcpy(body.q, q, sizeof(body.q));
-  moreau_body_set_shape_mass(&body, 3, moreau_sim_shapes(sim), 1.0);
+  moreau_body_set_shape_mass(&body, moreau_sim_dim(sim), moreau_sim_shapes(sim), 1.0);
   return moreau_bodies_push_owned(moreau_sim_bodies(sim), &body);
+}
+
+/* The same in 2D: turned by angle, spin w about z. */
+static inline moreau_err clusters_add(moreau_sim *sim, moreau_gid gid, int32_t s, double r, const double x[3],
+                                      double angle, const double v[3], double w)
+{
+  double q[4];
+  const double spin[3] = {0.0, 0.0, w};
+  clusters_angle_q(angle, q);
+  return clusters_add3d(sim, gid, s, r, x, q, v, spin);
 }
 
 /* Collective: the body of global id gid on every rank (the test fails if not

@@ -17,6 +17,17 @@
 #define G 9.81
 #define DT 1e-3
 
+/* A table holding seed 003's trimer of nonconvexity eta as shape 1. */
+static moreau_err trimer_table(double eta, moreau_shapes **shapes, double *bound)
+{
+  double offsets[9], radii[3];
+  moreau_lid s;
+  MOREAU_CALL(moreau_shape_trimer(eta, 1.0, offsets, radii));
+  MOREAU_CALL(moreau_shapes_create(2, shapes));
+  MOREAU_CALL(moreau_shapes_add_unit(*shapes, 3, offsets, radii, &s, bound));
+  return MOREAU_SUCCESS;
+}
+
 /* The lever rule: disks at x = -1 and 2 (radius 0.5) touch the floor; a
  * third disk (-0.6, 0.9) of radius 0.7 moves the centre of mass off the
  * middle. Normal forces R1 = m g (x2 - xc) / (x2 - x1), R2 = m g (xc - x1) /
@@ -81,14 +92,11 @@ static void check_impact(double mu)
 {
   const double g[3] = {0, 0, 0}, origin[3] = {0, 0, 0}, up[3] = {0, 1, 0}, v[3] = {0.2, -1.0, 0}, w = 0.5;
   const double angle = 0.9;
-  double offsets[9], radii[3], bound, q[4], x[3] = {0, 0, 0}, lowest = HUGE_VAL;
+  double bound, q[4], x[3] = {0, 0, 0}, lowest = HUGE_VAL;
   int low = -1;
   moreau_shapes *shapes = NULL;
   moreau_sim *sim = NULL;
-  moreau_lid s;
-  PAR_TRY(MPI_COMM_WORLD, moreau_shape_trimer(0.3, 1.0, offsets, radii));
-  PAR_TRY(MPI_COMM_WORLD, moreau_shapes_create(2, &shapes));
-  PAR_TRY(MPI_COMM_WORLD, moreau_shapes_add_unit(shapes, 3, offsets, radii, &s, &bound));
+  PAR_TRY(MPI_COMM_WORLD, trimer_table(0.3, &shapes, &bound));
   /* Place the lowest disk on the floor. */
   clusters_angle_q(angle, q);
   for (int c = 0; c < 3; c++) {
@@ -109,7 +117,7 @@ static void check_impact(double mu)
   double ca[2] = {p[0] - xm[0], p[1] - xm[1]};
   double ra_n = ca[0] * n[1] - ca[1] * n[0], ra_t = ca[0] * t[1] - ca[1] * t[0];
   PAR_TRY(MPI_COMM_WORLD, clusters_sim_create(MPI_COMM_WORLD, mu, DT, g, &shapes, &sim));
-  PAR_TRY(MPI_COMM_WORLD, clusters_add(sim, 0, (int32_t)s + 1, bound, x, angle, v, w));
+  PAR_TRY(MPI_COMM_WORLD, clusters_add(sim, 0, 1, bound, x, angle, v, w));
   PAR_TRY(MPI_COMM_WORLD,
           moreau_walls_add(moreau_sim_walls(sim), origin, up, MOREAU_WALL_FIXED, NULL, 0.0, 0.0, 0, NULL));
   PAR_TRY(MPI_COMM_WORLD, moreau_sim_setup(sim, 1e-9));
@@ -164,14 +172,11 @@ START_TEST(test_free_spin)
 {
   const double g[3] = {0, 0, 0}, v[3] = {0.3, -0.2, 0}, x0[3] = {1.0, 2.0, 0}, x1[3] = {40.0, 2.0, 0};
   const double w = 7.0;
-  double offsets[9], radii[3], bound, worst_x = 0.0, worst_q = 0.0, worst_v = 0.0;
+  double bound, worst_x = 0.0, worst_q = 0.0, worst_v = 0.0;
   moreau_shapes *shapes = NULL;
   moreau_sim *sim = NULL;
-  moreau_lid s;
   const int steps = 2000;
-  PAR_TRY(MPI_COMM_WORLD, moreau_shape_trimer(0.5, 1.0, offsets, radii));
-  PAR_TRY(MPI_COMM_WORLD, moreau_shapes_create(2, &shapes));
-  PAR_TRY(MPI_COMM_WORLD, moreau_shapes_add_unit(shapes, 3, offsets, radii, &s, &bound));
+  PAR_TRY(MPI_COMM_WORLD, trimer_table(0.5, &shapes, &bound));
   PAR_TRY(MPI_COMM_WORLD, clusters_sim_create(MPI_COMM_WORLD, 0.5, DT, g, &shapes, &sim));
   PAR_TRY(MPI_COMM_WORLD, clusters_add(sim, 0, 1, bound, x0, 0.0, v, w));
   PAR_TRY(MPI_COMM_WORLD, clusters_add(sim, 1, 1, bound, x1, 0.0, v, -w));
@@ -236,13 +241,10 @@ START_TEST(test_rolling_on_floor)
 {
   const double g[3] = {0, -G, 0}, origin[3] = {0, 0, 0}, up[3] = {0, 1, 0}, v[3] = {1.0, 0.0, 0};
   const double dt = 2e-4, speed = 5.0; /* the largest speed of a point of the trimer: |v| + |w| R */
-  double offsets[9], radii[3], bound, worst = 0.0, worst_un = 0.0;
+  double bound, worst = 0.0, worst_un = 0.0;
   moreau_shapes *shapes = NULL;
   moreau_sim *sim = NULL;
-  moreau_lid s;
-  PAR_TRY(MPI_COMM_WORLD, moreau_shape_trimer(0.3, 1.0, offsets, radii));
-  PAR_TRY(MPI_COMM_WORLD, moreau_shapes_create(2, &shapes));
-  PAR_TRY(MPI_COMM_WORLD, moreau_shapes_add_unit(shapes, 3, offsets, radii, &s, &bound));
+  PAR_TRY(MPI_COMM_WORLD, trimer_table(0.3, &shapes, &bound));
   const double r_c = shapes->radius[0] * 0.1, x[3] = {0, 0.1, 0};
   PAR_TRY(MPI_COMM_WORLD, clusters_sim_create(MPI_COMM_WORLD, 0.5, dt, g, &shapes, &sim));
   PAR_TRY(MPI_COMM_WORLD, clusters_add(sim, 0, 1, 0.1, x, 0.3, v, -40.0));

@@ -230,8 +230,7 @@ static void check_impact3d(double mu)
            mu, low, ca[0], ca[1], ca[2], Pnorm, err_v, err_L / Lscale, fabs(f[0] * DT - (-P[2])) / Pnorm);
   ck_assert_msg(hypot(ca[0], ca[1]) > 0.1 * bound, "the contact should be off the line of the centre of mass");
   ck_assert_msg(err_v < 1e-12 * norm3(v), "velocity after the impact deviates by %g", err_v);
-  ck_assert_msg(err_L < 1e-10 * Lscale, "angular momentum after the impact deviates by %g of |ca| |P|",
-                err_L / Lscale);
+  ck_assert_msg(err_L < 1e-10 * Lscale, "angular momentum after the impact deviates by %g of |ca| |P|", err_L / Lscale);
   ck_assert_msg(fabs(f[0] * DT + P[2]) < 1e-12 * Pnorm, "the normal impulse %g differs from %g", f[0] * DT, -P[2]);
   PAR_TRY(MPI_COMM_WORLD, moments ? moreau_shapes_destroy(&moments) : MOREAU_SUCCESS);
   PAR_TRY(MPI_COMM_WORLD, moreau_sim_destroy(&sim));
@@ -309,10 +308,10 @@ START_TEST(test_free_spin3d)
            a01 / a12);
   for (int k = 0; k < 3; k++)
     ck_assert_msg(dL[k] < 1e-12, "dt %g: the angular momentum changes by %g of itself", dts[k], dL[k]);
-  ck_assert_msg(dE[0] / dE[1] > 3.0 && dE[1] / dE[2] > 3.0, "the energy error is not second order (%g, %g, %g)",
-                dE[0], dE[1], dE[2]);
-  ck_assert_msg(a01 / a12 > 3.0 && a01 / a12 < 5.0, "the orientation does not converge at second order (%g, %g)",
-                a01, a12);
+  ck_assert_msg(dE[0] / dE[1] > 3.0 && dE[1] / dE[2] > 3.0, "the energy error is not second order (%g, %g, %g)", dE[0],
+                dE[1], dE[2]);
+  ck_assert_msg(a01 / a12 > 3.0 && a01 / a12 < 5.0, "the orientation does not converge at second order (%g, %g)", a01,
+                a12);
   ck_assert_msg(dE[2] < 1e-4, "energy error %g at dt 1e-3", dE[2]);
 }
 END_TEST

@@ -298,12 +298,9 @@ int main(int argc, char **argv)
   const struct {
     const char *name;
     const TTest *test;
-  } cases[] = {{"detection_walled", test_detection_walled},
-               {"detection_periodic", test_detection_periodic},
-               {"detection3d_walled", test_detection3d_walled},
-               {"detection3d_periodic", test_detection3d_periodic},
-               {"solid_fraction", test_solid_fraction},
-               {"deposition", test_deposition}};
+  } cases[] = {{"detection_walled", test_detection_walled},     {"detection_periodic", test_detection_periodic},
+               {"detection3d_walled", test_detection3d_walled}, {"detection3d_periodic", test_detection3d_periodic},
+               {"solid_fraction", test_solid_fraction},         {"deposition", test_deposition}};
   for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
     TCase *tc = tcase_create(cases[k].name);
     tcase_set_timeout(tc, 300);
