@@ -1,7 +1,7 @@
 /* The NLGS on the cohesive law (src/law/cohesive.c) where the bonds carry no
- * load. Kept apart from test_cohesive.c because it fails with the current
- * law (see below), so that the closed forms there stay a separate verdict.
- * Runs on any number of ranks: the convergence flag is global. */
+ * load. Kept apart from test_cohesive.c, so that the closed forms there stay
+ * a separate verdict. Runs on any number of ranks: the convergence flag is
+ * global. */
 #include <check.h>
 #include <math.h>
 #include <mpi.h>
@@ -13,13 +13,12 @@ static const double R = 0.5;
 
 /* A bonded chain of three disks flying freely (no gravity, no external
  * force, velocity (0.3, 0.2)) carries no load, and a solve should find that
- * in a few sweeps, as signorini_coulomb does in one. This fails with the
- * current law: the bonded solve works on the shifted impulse p_n + f_c dt,
- * so a bond at zero load keeps impulses of the round-off of f_c dt (and the
- * closing target turns gaps of round-off into tensions of 1e-10), and the
- * convergence sums measure the change against |p_n| itself, which these
- * round-off impulses never bring below 1e-10: each step runs to the sweep
- * cap. The cap is 200 here, so that the failure is quick. */
+ * in a few sweeps, as signorini_coulomb does in one. The bonded solve works
+ * on the shifted impulse p_n + f_c dt, so a bond at zero load keeps
+ * impulses of the round-off of f_c dt; measured against |p_n| alone these
+ * never fall below 1e-10 and every step ran to the sweep cap, which is why
+ * the convergence sums count each bond's scale f_c (cohesive.c,
+ * add_bond_scale). The cap is 200 here, so that a regression fails quickly. */
 START_TEST(test_free_bonds_converge)
 {
   const double zero[3] = {0, 0, 0};
