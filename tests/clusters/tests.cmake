@@ -3,6 +3,7 @@
 moreau_test_program(test_clusters2d ${CMAKE_CURRENT_LIST_DIR}/test_clusters2d.c)
 moreau_mpi_test(clusters2d test_clusters2d RANKS 1 2 4 TIMEOUT 120)
 moreau_test_program(test_clusters_parallel ${CMAKE_CURRENT_LIST_DIR}/test_clusters_parallel.c)
-moreau_mpi_test(clusters_parallel test_clusters_parallel RANKS 1 2 4 TIMEOUT 300)
+moreau_mpi_test(clusters_detection test_clusters_parallel RANKS 1 2 4 TIMEOUT 300 ARGS detection)
+moreau_mpi_test(clusters_deposition test_clusters_parallel RANKS 1 2 4 TIMEOUT 300 ARGS deposition)
 moreau_test_program(test_clusters3d ${CMAKE_CURRENT_LIST_DIR}/test_clusters3d.c)
 moreau_mpi_test(clusters3d test_clusters3d RANKS 1 2 4 TIMEOUT 120)
