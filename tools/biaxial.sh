@@ -67,7 +67,7 @@ walls=(-materials 2 -wall0_point 0,0 -wall0_normal 0,1 -wall1_point 0,0 -wall1_n
   -wall0_material 1 -wall1_material 1)
 middle=$(python3 -c "import sys; p = sorted(float(x) for x in sys.argv[1].split(',') if float(x) > 0); print(p[len(p) // 2])" "$pressures")
 
-echo "tools/biaxial.sh: compaction of $bodies disks under $middle"
+echo "tools/biaxial.sh: compaction of $bodies bodies under $middle"
 run -gen_type random -gen_n "$bodies" -gen_box 0,0,1,1 -gen_fraction 0.6 -gravity 0,0 -mu 0 "${walls[@]}" \
   -law cohesive -cohesion "$cohesion" -pair_cohesion 0,1,0,0 \
   -wall2_point 1,0 -wall2_normal -1,0 -wall2_mode force -wall2_pressure "$middle" -wall2_mass 1 -wall2_material 1 \
