@@ -35,7 +35,10 @@ typedef struct {
   double n[3], t[3], s[3];
   double ca_x[9], cb_x[9];            /* c x n, c x t, c x s of each side */
   double ima, iia, imb_n, imb_t, iib; /* iia, iib: of spheres (isotropic); 0 for a 3D cluster */
-  const double *Ia, *Ib;              /* each side's world inverse inertia tensor (xx, xy, xz, yy, yz, zz) */
+  /* A cluster side's world inverse inertia tensor (xx, xy, xz, yy, yz, zz);
+   * NULL for a sphere or a wall, whose scalar iia/iib is applied instead:
+   * the 3x3 product cost plain spheres 14-16% per update. */
+  const double *Ia, *Ib;
   double W[6];                        /* symmetric: nn, nt, ns, tt, ts, ss */
   double Winv[6];                     /* its inverse, same layout */
   double target[3];
@@ -65,6 +68,22 @@ static inline void moreau_row2d_apply(moreau_row2d *r, double dn, double dt)
   *r->wb += r->iib * (r->rb_n * dn + r->rb_t * dt);
 }
 
+/* w += sign I^-1 dw, with the tensor I when there is one, else iso times
+ * the identity. */
+static inline void moreau_spin_add(double *w, const double *I, double iso, double sign, const double *dw)
+{
+  if (I) {
+    w[0] += sign * (I[0] * dw[0] + I[1] * dw[1] + I[2] * dw[2]);
+    w[1] += sign * (I[1] * dw[0] + I[3] * dw[1] + I[4] * dw[2]);
+    w[2] += sign * (I[2] * dw[0] + I[4] * dw[1] + I[5] * dw[2]);
+  } else {
+    const double s = sign * iso;
+    w[0] += s * dw[0];
+    w[1] += s * dw[1];
+    w[2] += s * dw[2];
+  }
+}
+
 /* Adds the impulse change d (frame components) to both sides' velocities of
  * a 3D row. */
 static inline void moreau_row3d_apply(moreau_row3d *r, const double *d)
@@ -75,13 +94,8 @@ static inline void moreau_row3d_apply(moreau_row3d *r, const double *d)
     dw_a[k] = d[0] * r->ca_x[k] + d[1] * r->ca_x[3 + k] + d[2] * r->ca_x[6 + k];
     dw_b[k] = d[0] * r->cb_x[k] + d[1] * r->cb_x[3 + k] + d[2] * r->cb_x[6 + k];
   }
-  const double *Ia = r->Ia, *Ib = r->Ib;
-  r->wa[0] -= Ia[0] * dw_a[0] + Ia[1] * dw_a[1] + Ia[2] * dw_a[2];
-  r->wa[1] -= Ia[1] * dw_a[0] + Ia[3] * dw_a[1] + Ia[4] * dw_a[2];
-  r->wa[2] -= Ia[2] * dw_a[0] + Ia[4] * dw_a[1] + Ia[5] * dw_a[2];
-  r->wb[0] += Ib[0] * dw_b[0] + Ib[1] * dw_b[1] + Ib[2] * dw_b[2];
-  r->wb[1] += Ib[1] * dw_b[0] + Ib[3] * dw_b[1] + Ib[4] * dw_b[2];
-  r->wb[2] += Ib[2] * dw_b[0] + Ib[4] * dw_b[1] + Ib[5] * dw_b[2];
+  moreau_spin_add(r->wa, r->Ia, r->iia, -1.0, dw_a);
+  moreau_spin_add(r->wb, r->Ib, r->iib, 1.0, dw_b);
   for (int k = 0; k < 3; k++) {
     r->va[k] -= r->ima * pv[k];
     r->vb[k] += r->imb_n * d[0] * r->n[k] + r->imb_t * (d[1] * r->t[k] + d[2] * r->s[k]);

@@ -27,6 +27,17 @@ static double invert_sym3(const double *W, double *Wi)
   return det;
 }
 
+/* y = I^-1 x for a row side: its tensor, or iso times the identity. */
+static void inv_inertia_apply(const double *I, double iso, const double *x, double *y)
+{
+  if (I) {
+    moreau_sym3_apply(I, x, y);
+    return;
+  }
+  for (int k = 0; k < 3; k++)
+    y[k] = iso * x[k];
+}
+
 /* Builds the 3D sweep records; contacts between two bodies of infinite mass
  * carry no force and get no record. */
 static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
@@ -36,6 +47,7 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
   const moreau_contacts *c = prob->contacts;
   moreau_lid nrows = 0;
   for (moreau_lid i = 0; i < moreau_bodies_n_local(b); i++) {
+    if (b->shape[i] == 0) continue; /* isotropic: the rows use the scalar */
     double *I = &s->inv_inertia6[6 * i];
     moreau_bodies_inv_inertia_world(b, i, I);
     for (int m = 0; m < 6; m++)
@@ -56,7 +68,7 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     r->wa = &b->w[3 * ia];
     r->ima = b->inv_mass[ia] * s->mult[ia];
     r->iia = b->shape[ia] > 0 ? 0.0 : b->inv_inertia[ia] * s->mult[ia];
-    r->Ia = &s->inv_inertia6[6 * ia];
+    r->Ia = b->shape[ia] > 0 ? &s->inv_inertia6[6 * ia] : NULL;
     for (int i = 0; i < 3; i++)
       cross(&c->ca[3 * k], e[i], &r->ca_x[3 * i]);
     if (ib >= 0) {
@@ -64,7 +76,7 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
       r->wb = &b->w[3 * ib];
       r->imb_n = r->imb_t = b->inv_mass[ib] * s->mult[ib];
       r->iib = b->shape[ib] > 0 ? 0.0 : b->inv_inertia[ib] * s->mult[ib];
-      r->Ib = &s->inv_inertia6[6 * ib];
+      r->Ib = b->shape[ib] > 0 ? &s->inv_inertia6[6 * ib] : NULL;
       for (int i = 0; i < 3; i++)
         cross(&c->cb[3 * k], e[i], &r->cb_x[3 * i]);
       mat_b = b->material[ib];
@@ -76,7 +88,7 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
       r->imb_n = w->mode[iw] == MOREAU_WALL_FORCE ? s->wall_share[iw] / w->mass[iw] : 0.0;
       r->imb_t = 0.0;
       r->iib = 0.0;
-      r->Ib = s->zero_inertia;
+      r->Ib = NULL;
       memset(r->cb_x, 0, sizeof(r->cb_x));
       mat_b = w->material[iw];
     }
@@ -85,8 +97,8 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     static const int ij[6][2] = {{0, 0}, {0, 1}, {0, 2}, {1, 1}, {1, 2}, {2, 2}};
     double Ia_ca[9], Ib_cb[9];
     for (int i = 0; i < 3; i++) {
-      moreau_sym3_apply(r->Ia, &r->ca_x[3 * i], &Ia_ca[3 * i]);
-      moreau_sym3_apply(r->Ib, &r->cb_x[3 * i], &Ib_cb[3 * i]);
+      inv_inertia_apply(r->Ia, r->iia, &r->ca_x[3 * i], &Ia_ca[3 * i]);
+      inv_inertia_apply(r->Ib, r->iib, &r->cb_x[3 * i], &Ib_cb[3 * i]);
     }
     for (int m = 0; m < 6; m++) {
       int i = ij[m][0], j = ij[m][1];
