@@ -39,8 +39,8 @@ typedef struct {
    * NULL for a sphere or a wall, whose scalar iia/iib is applied instead:
    * the 3x3 product cost plain spheres 14-16% per update. */
   const double *Ia, *Ib;
-  double W[6];                        /* symmetric: nn, nt, ns, tt, ts, ss */
-  double Winv[6];                     /* its inverse, same layout */
+  double W[6];    /* symmetric: nn, nt, ns, tt, ts, ss */
+  double Winv[6]; /* its inverse, same layout */
   double target[3];
   double mu;
   double p[3];

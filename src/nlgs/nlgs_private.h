@@ -35,13 +35,14 @@ struct moreau_nlgs {
   void *rows;
   moreau_lid *row_contact; /* contact index of each row */
   moreau_lid *order;
-  double *mult;         /* per local body: number of ranks whose contacts touch it */
-  double *inv_inertia6; /* 3D, per local cluster: world inverse inertia tensor times mult (rows3d.c; unset for spheres) */
+  double *mult; /* per local body: number of ranks whose contacts touch it */
+  double
+      *inv_inertia6; /* 3D, per local cluster: world inverse inertia tensor times mult (rows3d.c; unset for spheres) */
   char *touched;
   int wall_cap;
   double *wall_share;  /* per wall: ranks whose contacts touch it */
   char *wall_touched;  /* per wall: whether this rank's contacts touch it */
-  double zero_spin[3];    /* spin of a wall: never changes since its inverse inertia is 0 */
+  double zero_spin[3]; /* spin of a wall: never changes since its inverse inertia is 0 */
 };
 
 /* Record i of the rows (the law's record size is the stride). */
