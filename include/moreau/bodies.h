@@ -24,6 +24,7 @@ typedef struct {
   int32_t material;
   int32_t fixed; /* 1: velocity held at its initial value, infinite mass */
   int32_t shape; /* 0: a disk (2D) or sphere (3D) of the radius; s >= 1: shape s of the shapes table */
+  int32_t glued; /* 0: free (or fixed); k >= 1: a grain of a rough wall, glued to wall k - 1 (moves with it, fixed) */
 } moreau_body;
 
 /* Structure-of-arrays body storage: owned bodies in [0, n_owned), ghosts (copies
@@ -44,7 +45,7 @@ typedef struct {
   double *x, *v, *w, *q;
   double *f_ext, *t_ext;
   double *radius, *inv_mass, *inv_inertia;
-  int32_t *material, *fixed, *shape;
+  int32_t *material, *fixed, *shape, *glued;
   const moreau_shapes *shapes; /* the shapes of the clusters (not owned; NULL: none) */
 } moreau_bodies;
 

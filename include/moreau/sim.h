@@ -137,6 +137,31 @@ const moreau_step_stats *moreau_sim_stats(const moreau_sim *sim);
  * is capped at a tenth of the mean diameter per step. */
 void moreau_sim_set_pressure(moreau_sim *sim, double pressure, const int axes[3], double mass);
 void moreau_sim_get_pressure(const moreau_sim *sim, double *pressure, int axes[3], double *mass);
+/* A rough-wall shear cell (GDR MiDi 2004, da Cruz et al. 2005): periodic
+ * along the flow axis; walls `bottom` and `top`, normal to the gradient
+ * axis, carry grains glued to them (bodies with glued = wall + 1, fixed),
+ * each wall and its grains one rigid body. The bottom wall is fixed. The
+ * top one moves along the flow at `velocity`, or, when inertial_number > 0,
+ * at the shear rate I / (d sqrt(rho / p)) (rate_scale = 1 / (d sqrt(rho /
+ * p))) times the current gap H, set at the start of every step; along the
+ * gradient it is what its mode makes it (force-driven under a pressure, or
+ * held). H is the distance between the walls less one grain diameter: the
+ * space between the inner faces of the two layers of grains. */
+typedef struct {
+  int bottom, top, flow, gradient;
+  double diameter; /* of the glued grains */
+  double velocity; /* the top wall's flow velocity when inertial_number is 0 */
+  double inertial_number, rate_scale;
+  double pressure; /* the pressure on the top wall (0: none; for the outputs) */
+} moreau_rough_cell;
+/* Makes the sim's walls a rough-wall cell (NULL: none). Not collective. */
+MOREAU_MUST_CHECK moreau_err moreau_sim_set_rough_cell(moreau_sim *sim, const moreau_rough_cell *cell);
+/* Returns whether the sim is a rough-wall cell, and its description. */
+int moreau_sim_rough_cell(const moreau_sim *sim, moreau_rough_cell *cell);
+/* The rough cell's gap H now, and its shear strain: the flow displacement
+ * of the top wall relative to the bottom one over H. */
+double moreau_sim_rough_gap(const moreau_sim *sim);
+double moreau_sim_rough_strain(const moreau_sim *sim);
 /* The macroscopic state of a periodic box after the last step (and at
  * setup); zeros without a periodic axis. */
 const moreau_macro_state *moreau_sim_macro_state(const moreau_sim *sim);

@@ -23,14 +23,14 @@ static moreau_err parse_axes(const char *option, const char *text, int dim, int 
 
 /* The shear rate of -lees_edwards or -lees_edwards_velocity; *on says
  * whether either was given. */
-static moreau_err read_shear(const moreau_domain *d, int gradient, int *on, double *rate)
+static moreau_err read_shear(const moreau_domain *d, int gradient, int rough, int *on, double *rate)
 {
   int by_rate, by_velocity;
   double lo[3], hi[3], value = 0.0;
-  int by_number;
+  int by_number = 0;
   MOREAU_CALL(moreau_option_is_set("-lees_edwards", &by_rate));
   MOREAU_CALL(moreau_option_is_set("-lees_edwards_velocity", &by_velocity));
-  MOREAU_CALL(moreau_option_is_set("-inertial_number", &by_number));
+  if (!rough) MOREAU_CALL(moreau_option_is_set("-inertial_number", &by_number));
   MOREAU_CHECK(by_rate + by_velocity + by_number <= 1, MOREAU_ERR_INPUT,
                "options -lees_edwards, -lees_edwards_velocity and -inertial_number: give the shear as one of them");
   *on = by_rate || by_velocity || by_number;
@@ -80,7 +80,7 @@ moreau_err app_domain_from_options(moreau_sim *sim, const double *box_default)
   moreau_domain *d = moreau_sim_domain(sim);
   const int dim = moreau_sim_dim(sim);
   char text[64];
-  int periodic[3], le_axes[3], order[3], n, nbox = 6, on, flow, gradient;
+  int periodic[3], le_axes[3], order[3], n, nbox = 6, on, flow, gradient, rough;
   double box[6], lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, rate = 0.0;
   MOREAU_CALL(moreau_option_string("-periodic", text, sizeof(text)));
   MOREAU_CALL(parse_axes("-periodic", text, dim, periodic, order, &n));
@@ -97,9 +97,14 @@ moreau_err app_domain_from_options(moreau_sim *sim, const double *box_default)
     memcpy(box, box_default, 2 * (size_t)dim * sizeof(double));
     nbox = 2 * dim;
   }
+  MOREAU_CALL(moreau_option_bool("-rough_walls", &rough));
   MOREAU_CALL(moreau_option_is_set("-lees_edwards", &on));
   if (!on) MOREAU_CALL(moreau_option_is_set("-lees_edwards_velocity", &on));
-  if (!on) MOREAU_CALL(moreau_option_is_set("-inertial_number", &on));
+  MOREAU_CHECK(!(rough && on), MOREAU_ERR_INPUT,
+               "option -rough_walls: a rough-wall cell is sheared by its top wall, not by Lees-Edwards images "
+               "(-lees_edwards, -lees_edwards_velocity)");
+  /* In a rough cell the inertial number sets the top wall's velocity. */
+  if (!on && !rough) MOREAU_CALL(moreau_option_is_set("-inertial_number", &on));
   if (!(periodic[0] || periodic[1] || periodic[2] || on)) return MOREAU_SUCCESS;
   MOREAU_CHECK(nbox, MOREAU_ERR_INPUT, "option %s: a periodic box needs -box (bodies read from a file have no box)",
                on ? "-lees_edwards" : "-periodic");
@@ -110,9 +115,10 @@ moreau_err app_domain_from_options(moreau_sim *sim, const double *box_default)
   MOREAU_CALL(moreau_domain_set_box(d, lo, hi));
   for (int k = 0; k < dim; k++)
     if (periodic[k] || (on && (k == flow || k == gradient))) MOREAU_CALL(moreau_domain_set_periodic(d, k, 1));
-  MOREAU_CALL(read_shear(d, gradient, &on, &rate));
+  MOREAU_CALL(read_shear(d, gradient, rough, &on, &rate));
   if (on) MOREAU_CALL(moreau_domain_set_lees_edwards(d, flow, gradient, rate));
-  MOREAU_CALL(read_pressure(sim, dim, on, gradient));
+  /* A rough cell's pressure pushes its top wall (app_rough.c). */
+  if (!rough) MOREAU_CALL(read_pressure(sim, dim, on, gradient));
   return MOREAU_SUCCESS;
 }
 
@@ -124,7 +130,7 @@ moreau_err app_domain_inertial_number(moreau_sim *sim)
   double number, pressure, mass, offset;
   int set, axes[3];
   MOREAU_CALL(moreau_option_is_set("-inertial_number", &set));
-  if (!set) return MOREAU_SUCCESS;
+  if (!set || moreau_sim_rough_cell(sim, NULL)) return MOREAU_SUCCESS;
   MOREAU_CALL(moreau_option_real("-inertial_number", &number));
   MOREAU_CHECK(number > 0 && isfinite(number), MOREAU_ERR_INPUT, "option -inertial_number: must be positive, got %g",
                number);

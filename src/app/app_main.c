@@ -139,6 +139,7 @@ static moreau_err setup(MPI_Comm comm, app_config *cfg, moreau_sim **simp)
     MOREAU_CALL(app_checkpoint_restore(sim, cfg->restart));
     MOREAU_CALL(moreau_checkpoint_discard_after(comm, cfg->output_dir, moreau_sim_step_index(sim)));
   }
+  MOREAU_CALL(moreau_error_agree(comm, app_rough_from_options(sim, !cfg->restart[0])));
   MOREAU_CALL(moreau_error_agree(comm, app_domain_inertial_number(sim)));
   MOREAU_CALL(app_domain_start_profile(sim, !cfg->restart[0]));
   MOREAU_CALL(moreau_run_analysis_from_options(sim, cfg->output_every, cfg->snapshot_every, &cfg->analysis));
@@ -169,6 +170,9 @@ static double end_time(const app_config *cfg, const moreau_sim *sim)
 static int finished(const app_config *cfg, const moreau_sim *sim)
 {
   if (cfg->steps >= 0 && moreau_sim_step_index(sim) >= cfg->steps) return 1;
+  /* A rough cell's strain rate follows its gap: its strain is measured. */
+  if (cfg->strain_end > 0 && moreau_sim_rough_cell(sim, NULL) && fabs(moreau_sim_rough_strain(sim)) >= cfg->strain_end)
+    return 1;
   return moreau_sim_time(sim) >= end_time(cfg, sim) - 0.5 * moreau_sim_dt(sim);
 }
 

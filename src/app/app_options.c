@@ -8,7 +8,8 @@ const moreau_option_spec moreau_app_options[] = {
     {"-dim", "<2|3>", "2", "space dimension of the run"},
     {"-steps", "<int>", "-1", "stop after this many steps (-1: no limit)"},
     {"-t_end", "<real>", "0.5", "stop when the simulated time reaches this value"},
-    {"-strain_end", "<real>", "0", "stop when the Lees-Edwards shear strain reaches this value (0: no such stop)"},
+    {"-strain_end", "<real>", "0",
+     "stop when the shear strain (Lees-Edwards or rough-wall cell) reaches this value (0: no such stop)"},
     {"-seed", "<int>", "1", "seed of every random choice (generators, sweep order)"},
     {"-particles_file", "<file>", "", "read bodies from a .csv or .h5 snapshot file instead of generating them"},
     {"-overlap_tol", "<real>", "0.01", "largest initial overlap accepted, as a fraction of the smaller radius"},
@@ -64,6 +65,12 @@ const moreau_option_spec moreau_domain_options[] = {
     {"-inertial_number", "<real>", "",
      "shear at the inertial number I: the Lees-Edwards rate is I / (d sqrt(rho / p)), d the mean diameter, rho the "
      "grain density, p -pressure"},
+    {"-rough_walls", "<bool>", "false",
+     "rough-wall shear cell: the box's two walls across its one non-periodic axis (the gradient) each carry a layer "
+     "of glued grains; the bottom is fixed, the top moves along the first periodic axis (the flow) at "
+     "-rough_velocity or at -inertial_number, pushed by -pressure"},
+    {"-rough_diameter", "<real>", "", "diameter of the glued grains (default: the bodies' mean diameter)"},
+    {"-rough_velocity", "<real>", "", "flow velocity of the top rough wall (instead of -inertial_number)"},
     {NULL, NULL, NULL, NULL}};
 
 const moreau_option_spec moreau_material_options[] = {

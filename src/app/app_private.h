@@ -54,6 +54,11 @@ MOREAU_MUST_CHECK moreau_err app_domain_inertial_number(moreau_sim *sim);
  * -lees_edwards_profile false). */
 MOREAU_MUST_CHECK moreau_err app_domain_start_profile(moreau_sim *sim, int new_run);
 
+/* app_rough.c: the rough-wall shear cell of -rough_walls (after the walls
+ * and a restart's checkpoint): a new run gets the glued grains and the top
+ * wall's drive; every run, the sim's moreau_rough_cell. Collective. */
+MOREAU_MUST_CHECK moreau_err app_rough_from_options(moreau_sim *sim, int new_run);
+
 /* app_signals.c */
 /* Not collective. SIGTERM, SIGUSR1 and SIGINT only set a flag from now on. */
 void app_signals_install(void);

@@ -159,7 +159,8 @@ moreau_err run_analysis_add_columns(const run_analysis *a, moreau_timeseries *ts
 
 /* Collective. The region measured now: the option's, or along each axis the
  * periodic box, else the two walls facing each other across it (axis-aligned
- * walls), else the extent of the bodies. */
+ * walls; rough walls: the inner faces of their grains), else the extent of
+ * the bodies. */
 static moreau_err current_region(const run_analysis *a, const moreau_sim *sim, moreau_region *r)
 {
   const moreau_domain *d = moreau_sim_domain(sim);
@@ -198,6 +199,13 @@ static moreau_err current_region(const run_analysis *a, const moreau_sim *sim, m
       if (n[k] < 0.0) r->hi[k] = fmin(r->hi[k], p[k]);
     }
     need |= !isfinite(r->lo[k]) || !isfinite(r->hi[k]);
+  }
+  /* A rough cell's walls hold their grains' centres: the flow lies between
+   * the grains' inner faces. */
+  moreau_rough_cell rc;
+  if (moreau_sim_rough_cell(sim, &rc)) {
+    r->lo[rc.gradient] += 0.5 * rc.diameter;
+    r->hi[rc.gradient] -= 0.5 * rc.diameter;
   }
   if (!need) return MOREAU_SUCCESS;
   for (int k = 0; k < 3; k++) {

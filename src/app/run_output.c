@@ -10,6 +10,10 @@ struct moreau_run_output {
   int ncols;
   int cell; /* the columns of a periodic cell are written */
   double *row;
+  /* A rough cell: its wall stresses (normal, shear) summed over the steps
+   * since the last row, and how many. */
+  double wall_stress[2];
+  int64_t wall_samples;
 };
 
 static const char *const fixed_columns[] = {
@@ -87,8 +91,73 @@ moreau_err moreau_run_output_continue(const moreau_sim *sim, const char *dir, co
   return MOREAU_SUCCESS;
 }
 
+static double rough_area(const moreau_sim *sim, const moreau_rough_cell *rc)
+{
+  double lo[3], hi[3], area = 1.0;
+  moreau_domain_get_box(moreau_sim_domain(sim), lo, hi);
+  for (int i = 0; i < moreau_sim_dim(sim); i++)
+    if (i != rc->gradient) area *= hi[i] - lo[i];
+  return area;
+}
+
+/* The top wall's normal and shear stress this step: the bodies push it out
+ * (against its inward normal) and drag it back against its motion. */
+static void rough_wall_stress(const moreau_sim *sim, const moreau_rough_cell *rc, double stress[2])
+{
+  const moreau_walls *w = moreau_sim_walls(sim);
+  const double *f = &w->reaction[3 * rc->top], v = w->velocity[3 * rc->top + rc->flow];
+  const double area = rough_area(sim, rc);
+  stress[0] = -f[rc->gradient] * w->normal[3 * rc->top + rc->gradient] / area;
+  stress[1] = -(v > 0 ? 1.0 : v < 0 ? -1.0 : 0.0) * f[rc->flow] / area;
+}
+
+/* The rough-wall cell's columns (as cell_row's): the stresses are the top
+ * wall's, averaged over the steps since the last row; the solid fraction
+ * is the free bodies' over the gap; the box along the gradient is the gap.
+ * Collective. */
+static moreau_err rough_row(moreau_run_output *out, const moreau_sim *sim, const moreau_rough_cell *rc, double *r,
+                            int *k)
+{
+  const moreau_macro_state *ms = moreau_sim_macro_state(sim);
+  const moreau_bodies *b = moreau_sim_bodies(sim);
+  const int dim = moreau_sim_dim(sim);
+  double lo[3], hi[3], trace = 0.0, stress[2], solid = 0.0;
+  moreau_domain_get_box(moreau_sim_domain(sim), lo, hi);
+  for (int i = 0; i < dim; i++)
+    trace += ms->sigma[4 * i];
+  for (moreau_lid i = 0; i < b->n_owned; i++)
+    if (!b->glued[i]) solid += moreau_bodies_measure(b, i);
+  MOREAU_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, &solid, 1, MPI_DOUBLE, MPI_SUM, moreau_sim_comm(sim)));
+  if (out->wall_samples) {
+    stress[0] = out->wall_stress[0] / (double)out->wall_samples;
+    stress[1] = out->wall_stress[1] / (double)out->wall_samples;
+  } else {
+    rough_wall_stress(sim, rc, stress);
+  }
+  out->wall_stress[0] = out->wall_stress[1] = 0.0;
+  out->wall_samples = 0;
+  r[(*k)++] = moreau_sim_rough_strain(sim);
+  r[(*k)++] = solid / (rough_area(sim, rc) * moreau_sim_rough_gap(sim));
+  r[(*k)++] = rc->pressure;
+  r[(*k)++] = trace / dim;
+  r[(*k)++] = stress[0];
+  r[(*k)++] = stress[1];
+  r[(*k)++] = stress[0] > 0 ? stress[1] / stress[0] : 0.0;
+  for (int i = 0; i < dim; i++)
+    r[(*k)++] = i == rc->gradient ? moreau_sim_rough_gap(sim) : hi[i] - lo[i];
+  return MOREAU_SUCCESS;
+}
+
 moreau_err moreau_run_output_step(moreau_run_output *out, const moreau_sim *sim)
 {
+  moreau_rough_cell rc;
+  if (moreau_sim_rough_cell(sim, &rc)) {
+    double stress[2];
+    rough_wall_stress(sim, &rc, stress);
+    out->wall_stress[0] += stress[0];
+    out->wall_stress[1] += stress[1];
+    out->wall_samples++;
+  }
   MOREAU_CALL(run_analysis_step(out->analysis, sim));
   return MOREAU_SUCCESS;
 }
@@ -117,6 +186,9 @@ moreau_err moreau_kinetic_energy(const moreau_sim *sim, double *energy)
   return MOREAU_SUCCESS;
 }
 
+/* The rough-wall cell's columns (see cell_row): the stresses are the top
+ * wall's reaction over the cell's cross-section, the box along the
+ * gradient its gap. */
 /* The periodic cell's columns; returns how many. Under Lees-Edwards the
  * normal stress is sigma_gg (gradient axis), the shear stress the
  * flow-gradient component with the sign that makes it positive when it
@@ -171,7 +243,11 @@ moreau_err moreau_run_output_row(moreau_run_output *out, const moreau_sim *sim)
     for (int d = 0; d < dim; d++)
       r[k++] = walls->point[3 * w + d];
   }
-  if (out->cell) k += cell_row(sim, &r[k]);
+  moreau_rough_cell rc;
+  if (out->cell && moreau_sim_rough_cell(sim, &rc))
+    MOREAU_CALL(rough_row(out, sim, &rc, r, &k));
+  else if (out->cell)
+    k += cell_row(sim, &r[k]);
   k += run_analysis_row(out->analysis, &r[k]);
   MOREAU_ASSERT(k == out->ncols);
   MOREAU_CALL(moreau_timeseries_write(out->ts, r));

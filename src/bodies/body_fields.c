@@ -28,6 +28,8 @@ static const moreau_field body_fields[] = {
     FIELD("fixed", I32, 1, OWNED, fixed),
     /* Older snapshots and checkpoints hold plain disks and spheres. */
     FIELD("shape", I32, 1, ALL | MOREAU_FIELD_OPTIONAL, shape),
+    /* A ghost's rows move its wall instead of it; older files have no rough walls. */
+    FIELD("glued", I32, 1, ALL | MOREAU_FIELD_OPTIONAL, glued),
 };
 
 const moreau_field_table moreau_body_fields = {body_fields, (int)(sizeof(body_fields) / sizeof(body_fields[0])), 0};

@@ -131,6 +131,7 @@ static moreau_err detect_walls(const moreau_bodies *b, const moreau_walls *w, do
     const double *xa = &b->x[3 * a];
     int na = moreau_bodies_n_contactors(b, a);
     for (int iw = 0; iw < w->n; iw++) {
+      if (b->glued[a] == iw + 1) continue; /* a rough wall's grain lies on its wall */
       const double *p = &w->point[3 * iw], *nw = &w->normal[3 * iw];
       double dist = (xa[0] - p[0]) * nw[0] + (xa[1] - p[1]) * nw[1] + (xa[2] - p[2]) * nw[2];
       if (dist - b->radius[a] >= alert) continue; /* the bounding ball is clear of the wall */

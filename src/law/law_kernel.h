@@ -25,6 +25,10 @@ typedef struct {
   double un_target, ut_target; /* u+ that makes the mean velocity vanish */
   double mu;
   double pn, pt; /* impulses f dt */
+  /* A side that is a grain of a force-driven rough wall moves that wall
+   * along its normal N only: v += (P . g) g with g = N sqrt(k / M) (k ranks
+   * hold copies of the wall); NULL for every other side. */
+  const double *ga, *gb;
 } moreau_row2d;
 
 /* One contact as the 3D sweep sees it (spheres and walls). Angular
@@ -44,6 +48,7 @@ typedef struct {
   double target[3];
   double mu;
   double p[3];
+  const double *ga, *gb; /* as in moreau_row2d */
 } moreau_row3d;
 
 /* Signorini on Moreau's mean velocity (seed 000 eq 7): a closed contact (or
@@ -56,6 +61,13 @@ static inline double moreau_normal_target(double gap, double un_minus, double e_
   return un_minus < closing ? -e_n * un_minus : closing;
 }
 
+/* v += s g over dim components: a rough wall's share of an impulse. */
+static inline void moreau_glue_add(double *v, const double *g, double s, int dim)
+{
+  for (int k = 0; k < dim; k++)
+    v[k] += s * g[k];
+}
+
 /* Adds the impulse change (dn, dt) to both sides' velocities of a 2D row. */
 static inline void moreau_row2d_apply(moreau_row2d *r, double dn, double dt)
 {
@@ -66,6 +78,11 @@ static inline void moreau_row2d_apply(moreau_row2d *r, double dn, double dt)
   r->vb[0] += r->imb_n * dn * nx + r->imb_t * dt * tx;
   r->vb[1] += r->imb_n * dn * ny + r->imb_t * dt * ty;
   *r->wb += r->iib * (r->rb_n * dn + r->rb_t * dt);
+  if (r->ga || r->gb) {
+    const double px = dn * nx + dt * tx, py = dn * ny + dt * ty;
+    if (r->ga) moreau_glue_add(r->va, r->ga, -(px * r->ga[0] + py * r->ga[1]), 2);
+    if (r->gb) moreau_glue_add(r->vb, r->gb, px * r->gb[0] + py * r->gb[1], 2);
+  }
 }
 
 /* w += sign I^-1 dw, with the tensor I when there is one, else iso times
@@ -100,6 +117,8 @@ static inline void moreau_row3d_apply(moreau_row3d *r, const double *d)
     r->va[k] -= r->ima * pv[k];
     r->vb[k] += r->imb_n * d[0] * r->n[k] + r->imb_t * (d[1] * r->t[k] + d[2] * r->s[k]);
   }
+  if (r->ga) moreau_glue_add(r->va, r->ga, -(pv[0] * r->ga[0] + pv[1] * r->ga[1] + pv[2] * r->ga[2]), 3);
+  if (r->gb) moreau_glue_add(r->vb, r->gb, pv[0] * r->gb[0] + pv[1] * r->gb[1] + pv[2] * r->gb[2], 3);
 }
 
 /* Convergence sums of one sweep (seed 000 eq 41 and its variants). */

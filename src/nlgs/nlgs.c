@@ -58,6 +58,7 @@ moreau_err moreau_nlgs_destroy(moreau_nlgs **nlgs)
   moreau_free(&s->touched);
   moreau_free(&s->wall_share);
   moreau_free(&s->wall_touched);
+  moreau_free(&s->wall_glue);
   moreau_free(nlgs);
   return MOREAU_SUCCESS;
 }
@@ -136,9 +137,19 @@ static moreau_err reserve(moreau_nlgs *s, moreau_lid nrows, moreau_lid nbodies, 
   if (nwalls > s->wall_cap) {
     MOREAU_CALL(moreau_realloc((size_t)nwalls * sizeof(double), &s->wall_share));
     MOREAU_CALL(moreau_realloc((size_t)nwalls, &s->wall_touched));
+    MOREAU_CALL(moreau_realloc(3 * (size_t)nwalls * sizeof(double), &s->wall_glue));
     s->wall_cap = nwalls;
   }
   return MOREAU_SUCCESS;
+}
+
+/* Marks body i touched, or its wall when it is a rough wall's grain. */
+static void touch(moreau_nlgs *s, const moreau_bodies *b, moreau_lid i)
+{
+  if (b->glued[i])
+    s->wall_touched[b->glued[i] - 1] = 1;
+  else
+    s->touched[i] = 1;
 }
 
 /* Which bodies and walls this rank's contacts touch; the partition turns that
@@ -152,15 +163,23 @@ static moreau_err share_counts(moreau_nlgs *s, const moreau_nlgs_problem *prob)
   if (nb) memset(s->touched, 0, (size_t)nb);
   if (prob->walls->n) memset(s->wall_touched, 0, (size_t)prob->walls->n);
   for (moreau_lid k = 0; k < c->n; k++) {
-    MOREAU_ASSERT(c->a[k] >= 0 && c->a[k] < b->n_owned && c->b[k] < nb && c->b[k] >= -prob->walls->n);
-    s->touched[c->a[k]] = 1;
-    if (c->b[k] >= 0)
-      s->touched[c->b[k]] = 1;
+    moreau_lid ia = c->a[k], ib = c->b[k];
+    MOREAU_ASSERT(ia >= 0 && ia < b->n_owned && ib < nb && ib >= -prob->walls->n);
+    /* A rough wall's grain: its rows move the wall. */
+    touch(s, b, ia);
+    if (ib >= 0)
+      touch(s, b, ib);
     else
-      s->wall_touched[-(c->b[k] + 1)] = 1;
+      s->wall_touched[-(ib + 1)] = 1;
   }
   MOREAU_CALL(moreau_part_interface_build(prob->part, b, s->touched, s->mult));
   MOREAU_CALL(moreau_part_wall_interface_build(prob->part, prob->walls, s->wall_touched, s->wall_share));
+  const moreau_walls *w = prob->walls;
+  for (int i = 0; i < w->n; i++) {
+    double scale = w->mode[i] == MOREAU_WALL_FORCE ? sqrt(s->wall_share[i] / w->mass[i]) : 0.0;
+    for (int k = 0; k < 3; k++)
+      s->wall_glue[3 * i + k] = scale * w->normal[3 * i + k];
+  }
   return MOREAU_SUCCESS;
 }
 

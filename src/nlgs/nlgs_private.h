@@ -42,11 +42,30 @@ struct moreau_nlgs {
   int wall_cap;
   double *wall_share;  /* per wall: ranks whose contacts touch it */
   char *wall_touched;  /* per wall: whether this rank's contacts touch it */
+  double *wall_glue;   /* per force wall, stride 3: N sqrt(wall_share / M), for its grains' rows */
   double zero_spin[3]; /* spin of a wall: never changes since its inverse inertia is 0 */
 };
 
 /* Record i of the rows (the law's record size is the stride). */
 static inline void *nlgs_row(const moreau_nlgs *s, moreau_lid i) { return (char *)s->rows + (size_t)i * s->row_size; }
+
+/* Whether bodies ia and ib (ib < 0: a wall) are grains of the same rough
+ * wall: one rigid group, no force between them. */
+static inline int nlgs_same_wall(const moreau_bodies *b, moreau_lid ia, moreau_lid ib)
+{
+  return ib >= 0 && b->glued[ia] && b->glued[ia] == b->glued[ib];
+}
+
+/* A row side that is a grain of rough wall iw: the sweep reads and moves
+ * the wall's velocity (the grain is fixed to it and does not turn); g is
+ * the wall's share vector when it is force-driven, else NULL. */
+static inline void nlgs_glued_side(moreau_nlgs *s, const moreau_walls *w, int iw, double **v, double **spin,
+                                   const double **g, int dim)
+{
+  *v = &w->velocity[3 * iw];
+  *spin = &s->zero_spin[dim == 2 ? 2 : 0];
+  *g = w->mode[iw] == MOREAU_WALL_FORCE ? &s->wall_glue[3 * iw] : NULL;
+}
 
 /* rows2d.c, rows3d.c */
 extern const nlgs_dim_ops nlgs_ops2d, nlgs_ops3d;

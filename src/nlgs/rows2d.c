@@ -25,6 +25,9 @@ static moreau_lid build2d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     r->ny = n[1];
     r->ra_n = -ca[1] * n[0] + ca[0] * n[1];
     r->ra_t = -ca[1] * tx + ca[0] * ty;
+    r->ga = r->gb = NULL;
+    if (nlgs_same_wall(b, ia, ib)) continue;
+    if (b->glued[ia]) nlgs_glued_side(s, w, b->glued[ia] - 1, &r->va, &r->wa, &r->ga, 2);
     if (ib >= 0) {
       r->vb = &b->v[3 * ib];
       r->wb = &b->w[3 * ib + 2];
@@ -32,6 +35,7 @@ static moreau_lid build2d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
       r->iib = b->inv_inertia[ib] * s->mult[ib];
       r->rb_n = -cb[1] * n[0] + cb[0] * n[1];
       r->rb_t = -cb[1] * tx + cb[0] * ty;
+      if (b->glued[ib]) nlgs_glued_side(s, w, b->glued[ib] - 1, &r->vb, &r->wb, &r->gb, 2);
       mat_b = b->material[ib];
       r_eff = ra * rb / (ra + rb);
     } else {
@@ -47,6 +51,15 @@ static moreau_lid build2d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     r->Wnn = r->ima + r->imb_n + r->iia * r->ra_n * r->ra_n + r->iib * r->rb_n * r->rb_n;
     r->Wtt = r->ima + r->imb_t + r->iia * r->ra_t * r->ra_t + r->iib * r->rb_t * r->rb_t;
     r->Wnt = r->iia * r->ra_n * r->ra_t + r->iib * r->rb_n * r->rb_t;
+    /* A rough wall's grain moves its wall along N: + (e_i . g)(e_j . g). */
+    for (int side = 0; side < 2; side++) {
+      const double *g = side ? r->gb : r->ga;
+      if (!g) continue;
+      double gn = g[0] * n[0] + g[1] * n[1], gt = g[0] * tx + g[1] * ty;
+      r->Wnn += gn * gn;
+      r->Wtt += gt * gt;
+      r->Wnt += gn * gt;
+    }
     double det = r->Wnn * r->Wtt - r->Wnt * r->Wnt;
     if (!(det > 0.0)) continue;
     r->inv_det = 1.0 / det;

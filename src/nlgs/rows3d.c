@@ -71,6 +71,9 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     r->Ia = b->shape[ia] > 0 ? &s->inv_inertia6[6 * ia] : NULL;
     for (int i = 0; i < 3; i++)
       cross(&c->ca[3 * k], e[i], &r->ca_x[3 * i]);
+    r->ga = r->gb = NULL;
+    if (nlgs_same_wall(b, ia, ib)) continue;
+    if (b->glued[ia]) nlgs_glued_side(s, w, b->glued[ia] - 1, &r->va, &r->wa, &r->ga, 3);
     if (ib >= 0) {
       r->vb = &b->v[3 * ib];
       r->wb = &b->w[3 * ib];
@@ -79,6 +82,7 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
       r->Ib = b->shape[ib] > 0 ? &s->inv_inertia6[6 * ib] : NULL;
       for (int i = 0; i < 3; i++)
         cross(&c->cb[3 * k], e[i], &r->cb_x[3 * i]);
+      if (b->glued[ib]) nlgs_glued_side(s, w, b->glued[ib] - 1, &r->vb, &r->wb, &r->gb, 3);
       mat_b = b->material[ib];
       r_eff = ra * rb / (ra + rb);
     } else {
@@ -104,6 +108,9 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
       int i = ij[m][0], j = ij[m][1];
       double trans = i == j ? r->ima + (i == 0 ? r->imb_n : r->imb_t) : 0.0;
       r->W[m] = trans + dot(&r->ca_x[3 * i], &Ia_ca[3 * j]) + dot(&r->cb_x[3 * i], &Ib_cb[3 * j]);
+      /* A rough wall's grain moves its wall along N: + (e_i . g)(e_j . g). */
+      if (r->ga) r->W[m] += dot(e[i], r->ga) * dot(e[j], r->ga);
+      if (r->gb) r->W[m] += dot(e[i], r->gb) * dot(e[j], r->gb);
     }
     if (!(invert_sym3(r->W, r->Winv) > 0.0)) continue;
 

@@ -249,6 +249,12 @@ static moreau_err check_bodies(const moreau_sim *sim, double *rmax)
     MOREAU_CHECK(!(sim->dim == 3 && b->shape[i] > 0 && moreau_law_needs_isotropic_inertia(sim->law)), MOREAU_ERR_INPUT,
                  "body %lld: the %s law does not take 3D clusters (its torque solve needs spheres)",
                  (long long)b->gid[i], moreau_law_name(sim->law));
+    MOREAU_CHECK(b->glued[i] >= 0 && b->glued[i] <= sim->walls->n, MOREAU_ERR_INPUT,
+                 "body %lld: glued to wall %d, which does not exist (there are %d walls)", (long long)b->gid[i],
+                 b->glued[i] - 1, sim->walls->n);
+    MOREAU_CHECK(!b->glued[i] || (b->inv_mass[i] == 0.0 && b->inv_inertia[i] == 0.0), MOREAU_ERR_INPUT,
+                 "body %lld: a grain glued to wall %d must be fixed (it moves with its wall)", (long long)b->gid[i],
+                 b->glued[i] - 1);
     *rmax = fmax(*rmax, b->radius[i]);
   }
   for (int i = 0; i < sim->walls->n; i++)
@@ -310,6 +316,7 @@ moreau_err moreau_sim_step(moreau_sim *sim)
    * in sim->contacts afterwards, for output and statistics. */
   if (!sim->history_in_place) moreau_contacts_swap(sim->contacts, sim->history);
   sim->history_in_place = 0;
+  sim_rough_drive(sim);
   sim_drift(sim, 0.5 * sim->dt);
   t0 = MPI_Wtime();
   MOREAU_CALL(distribute_and_detect(sim));

@@ -43,6 +43,9 @@ struct moreau_sim {
    * pressure_axis follow sigma_kk - pressure (step_barostat.c). */
   double pressure, barostat_mass; /* target; the cell's mass over the grains' */
   int pressure_axis[3];
+  /* A rough-wall shear cell (step_rough.c); rough_on says there is one. */
+  moreau_rough_cell rough;
+  int rough_on;
 };
 
 /* step_kinematics.c: the pieces of one Moreau-Jean step around the solve. */
@@ -65,6 +68,10 @@ MOREAU_MUST_CHECK moreau_err sim_barostat(moreau_sim *sim);
 /* Collective, at setup: the macroscopic state, and checks of the pressure
  * control. */
 MOREAU_MUST_CHECK moreau_err sim_barostat_setup(moreau_sim *sim);
+
+/* step_rough.c: the top wall's flow velocity of a rough cell sheared at an
+ * inertial number, from the current gap; nothing for any other run. */
+void sim_rough_drive(moreau_sim *sim);
 
 /* step_guard.c: collective; fails with MOREAU_ERR_RUNTIME on every rank
  * (the message on one) when a body's state is not finite or an overlap is

@@ -46,6 +46,8 @@ void sim_drift(moreau_sim *sim, double h)
   moreau_bodies *b = sim->bodies;
   moreau_walls *w = sim->walls;
   for (moreau_lid i = 0; i < b->n_owned; i++) {
+    /* A rough wall's grain moves with its wall, as one rigid body. */
+    if (b->glued[i]) memcpy(&b->v[3 * i], &w->velocity[3 * (b->glued[i] - 1)], 3 * sizeof(double));
     for (int k = 0; k < 3; k++)
       b->x[3 * i + k] += h * b->v[3 * i + k];
     if (b->dim == 3 && b->shape[i] > 0 && b->inv_mass[i] > 0.0)
@@ -83,7 +85,10 @@ moreau_err sim_relative_velocities(moreau_sim *sim)
     ua[0] = b->v[3 * ia] + wa[1] * ca[2] - wa[2] * ca[1];
     ua[1] = b->v[3 * ia + 1] + wa[2] * ca[0] - wa[0] * ca[2];
     ua[2] = b->v[3 * ia + 2] + wa[0] * ca[1] - wa[1] * ca[0];
-    if (ib >= 0) {
+    if (b->glued[ia]) memcpy(ua, &w->velocity[3 * (b->glued[ia] - 1)], sizeof(ua));
+    if (ib >= 0 && b->glued[ib]) {
+      memcpy(ub, &w->velocity[3 * (b->glued[ib] - 1)], sizeof(ub));
+    } else if (ib >= 0) {
       const double *wb = &b->w[3 * ib];
       ub[0] = b->v[3 * ib] + wb[1] * cb[2] - wb[2] * cb[1];
       ub[1] = b->v[3 * ib + 1] + wb[2] * cb[0] - wb[0] * cb[2];
@@ -128,6 +133,7 @@ void sim_free_velocities(moreau_sim *sim)
 
 moreau_err sim_contact_statistics(moreau_sim *sim)
 {
+  const moreau_bodies *b = sim->bodies;
   const moreau_contacts *c = sim->contacts;
   moreau_walls *w = sim->walls;
   double overlap = 0.0, count = (double)c->n;
@@ -135,11 +141,16 @@ moreau_err sim_contact_statistics(moreau_sim *sim)
     w->reaction[i] = 0.0;
   for (moreau_lid k = 0; k < c->n; k++) {
     overlap = fmax(overlap, -c->gap[k]);
-    if (c->b[k] >= 0) continue;
-    int iw = -(c->b[k] + 1);
+    /* The force on b (a wall, or a rough wall's grain), minus that on a. */
+    moreau_lid ia = c->a[k], ib = c->b[k];
+    int wa = b->glued[ia] - 1, wb = ib < 0 ? -(ib + 1) : b->glued[ib] - 1;
+    if (wa < 0 && wb < 0) continue;
     const double *f = &c->force[3 * k], *n = &c->normal[3 * k], *t = &c->tangent[3 * k], *s = &c->binormal[3 * k];
-    for (int d = 0; d < 3; d++)
-      w->reaction[3 * iw + d] += f[0] * n[d] + f[1] * t[d] + f[2] * s[d];
+    for (int d = 0; d < 3; d++) {
+      double fd = f[0] * n[d] + f[1] * t[d] + f[2] * s[d];
+      if (wb >= 0) w->reaction[3 * wb + d] += fd;
+      if (wa >= 0) w->reaction[3 * wa + d] -= fd;
+    }
   }
   if (w->n) MOREAU_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, w->reaction, 3 * w->n, MPI_DOUBLE, MPI_SUM, sim->comm));
   MOREAU_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, &overlap, 1, MPI_DOUBLE, MPI_MAX, sim->comm));

@@ -302,6 +302,7 @@ static void make_body(moreau_gid gid, moreau_body *b)
   b->material = (int32_t)(3 * gid + 1);
   b->fixed = (int32_t)(gid % 3 != 0); /* 0 and 1 both occur */
   b->shape = (int32_t)(5 * gid + 2);
+  b->glued = (int32_t)(3 * gid + 1);
 }
 
 /* Asserts member by member (bitwise) that got equals want. */
@@ -323,6 +324,7 @@ static void expect_body(const moreau_body *got, const moreau_body *want, const c
   EXPECT_MEMBER(material, "%d", material);
   EXPECT_MEMBER(fixed, "%d", fixed);
   EXPECT_MEMBER(shape, "%d", shape);
+  EXPECT_MEMBER(glued, "%d", glued);
 #undef EXPECT_MEMBER
 }
 
@@ -369,9 +371,9 @@ START_TEST(test_body_records)
   double rec[32];
   /* Ghost records: gid 8, five 3-vectors (x v w f_ext t_ext), q (4
    * doubles: a cluster ghost's contactors follow it), three scalars
-   * (radius, inv_mass, inv_inertia), material 4, shape 4; migration records
-   * add fixed (4). */
-  const size_t ghost_bytes = 8 + 5 * 24 + 32 + 3 * 8 + 4 + 4, migrate_bytes = ghost_bytes + 4;
+   * (radius, inv_mass, inv_inertia), material 4, shape 4, glued 4 (a rough
+   * wall's grain: its rows move the wall); migration records add fixed (4). */
+  const size_t ghost_bytes = 8 + 5 * 24 + 32 + 3 * 8 + 4 + 4 + 4, migrate_bytes = ghost_bytes + 4;
   ck_assert_uint_eq(moreau_bodies_record_doubles(MOREAU_FIELD_GHOST), doubles_for(ghost_bytes));
   ck_assert_uint_eq(moreau_bodies_record_doubles(MOREAU_FIELD_MIGRATE), doubles_for(migrate_bytes));
   ck_assert_uint_le(moreau_bodies_record_doubles(MOREAU_FIELD_MIGRATE), sizeof(rec) / sizeof(rec[0]));
