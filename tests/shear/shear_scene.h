@@ -27,5 +27,6 @@ moreau_err shear_lattice_add(moreau_sim *sim, int cells, double len, double scat
 TCase *shear_face_case(void);
 TCase *shear_le_case(void);
 TCase *shear_invariance_case(void);
+TCase *shear_rough_case(void);
 
 #endif
