@@ -135,6 +135,7 @@ static moreau_err setup(MPI_Comm comm, app_config *cfg, moreau_sim **simp)
   }
   MOREAU_CALL(app_domain_from_options(sim, box_default));
   MOREAU_CALL(moreau_app_walls_from_options(sim, box_default));
+  MOREAU_CALL(app_rough_wall_modes(sim));
   if (cfg->restart[0]) {
     MOREAU_CALL(app_checkpoint_restore(sim, cfg->restart));
     MOREAU_CALL(moreau_checkpoint_discard_after(comm, cfg->output_dir, moreau_sim_step_index(sim)));

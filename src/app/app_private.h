@@ -54,9 +54,12 @@ MOREAU_MUST_CHECK moreau_err app_domain_inertial_number(moreau_sim *sim);
  * -lees_edwards_profile false). */
 MOREAU_MUST_CHECK moreau_err app_domain_start_profile(moreau_sim *sim, int new_run);
 
-/* app_rough.c: the rough-wall shear cell of -rough_walls (after the walls
- * and a restart's checkpoint): a new run gets the glued grains and the top
- * wall's drive; every run, the sim's moreau_rough_cell. Collective. */
+/* app_rough.c: the rough-wall shear cell of -rough_walls. First, after the
+ * walls and before a restart's checkpoint (which checks the walls' modes),
+ * the top wall's mode; then, after the checkpoint, a new run gets the glued
+ * grains and the top wall's drive and mass, and every run the sim's
+ * moreau_rough_cell. Collective. */
+MOREAU_MUST_CHECK moreau_err app_rough_wall_modes(moreau_sim *sim);
 MOREAU_MUST_CHECK moreau_err app_rough_from_options(moreau_sim *sim, int new_run);
 
 /* app_signals.c */

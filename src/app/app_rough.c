@@ -2,27 +2,32 @@
 #include <string.h>
 
 #include "app_private.h"
+#include "moreau/sum.h"
 
 /* The rough-wall shear cell of -rough_walls (moreau_rough_cell in
  * moreau/sim.h): its axes and walls from the box, the glued grains, the top
  * wall's drive. */
 
-/* Sums over the free bodies of every rank: count, diameter, mass, measure,
- * largest gid (as a double: exact below 2^53). */
+/* Sums over the free bodies of every rank: count, diameter, mass, measure
+ * (order-independent: a restart holds the bodies on other ranks and must
+ * find the same digits); and the largest gid. */
 static moreau_err free_body_sums(const moreau_sim *sim, double sums[4], moreau_gid *gid_max)
 {
   const moreau_bodies *b = moreau_sim_bodies(sim);
   int64_t gmax = -1;
-  memset(sums, 0, 4 * sizeof(double));
+  moreau_sum acc[4];
+  memset(acc, 0, sizeof(acc));
   for (moreau_lid i = 0; i < b->n_owned; i++) {
     if (b->gid[i] > gmax) gmax = b->gid[i];
     if (b->inv_mass[i] == 0.0) continue;
-    sums[0] += 1.0;
-    sums[1] += 2.0 * b->radius[i];
-    sums[2] += 1.0 / b->inv_mass[i];
-    sums[3] += moreau_bodies_measure(b, i);
+    moreau_sum_add(&acc[0], 1.0);
+    moreau_sum_add(&acc[1], 2.0 * b->radius[i]);
+    moreau_sum_add(&acc[2], 1.0 / b->inv_mass[i]);
+    moreau_sum_add(&acc[3], moreau_bodies_measure(b, i));
   }
-  MOREAU_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, sums, 4, MPI_DOUBLE, MPI_SUM, moreau_sim_comm(sim)));
+  MOREAU_CALL(moreau_sum_allreduce(moreau_sim_comm(sim), acc, 4));
+  for (int k = 0; k < 4; k++)
+    sums[k] = moreau_sum_value(&acc[k]);
   MOREAU_MPI_CALL(MPI_Allreduce(&gmax, gid_max, 1, MPI_INT64_T, MPI_MAX, moreau_sim_comm(sim)));
   MOREAU_CHECK(sums[0] > 0, MOREAU_ERR_INPUT, "option -rough_walls: there are no free bodies to shear");
   return MOREAU_SUCCESS;
@@ -98,6 +103,18 @@ static moreau_err lay_grains(moreau_sim *sim, const moreau_rough_cell *rc, int i
   return MOREAU_SUCCESS;
 }
 
+moreau_err app_rough_wall_modes(moreau_sim *sim)
+{
+  moreau_rough_cell rc;
+  int rough, pressure;
+  MOREAU_CALL(moreau_option_bool("-rough_walls", &rough));
+  if (!rough) return MOREAU_SUCCESS;
+  MOREAU_CALL(find_cell(sim, &rc));
+  MOREAU_CALL(moreau_option_is_set("-pressure", &pressure));
+  moreau_sim_walls(sim)->mode[rc.top] = pressure ? MOREAU_WALL_FORCE : MOREAU_WALL_VELOCITY;
+  return MOREAU_SUCCESS;
+}
+
 moreau_err app_rough_from_options(moreau_sim *sim, int new_run)
 {
   moreau_walls *w = moreau_sim_walls(sim);
@@ -156,12 +173,9 @@ moreau_err app_rough_from_options(moreau_sim *sim, int new_run)
     if (rc.pressure > 0) {
       /* The top wall (mass: -barostat_mass times the free bodies') is
        * pushed by p over the cell's cross-section. */
-      w->mode[rc.top] = MOREAU_WALL_FORCE;
       w->mass[rc.top] = mass * sums[2];
       w->force[rc.top] = w->drive[rc.top] = rc.pressure * area;
       w->pressure[rc.top] = 0.0;
-    } else {
-      w->mode[rc.top] = MOREAU_WALL_VELOCITY;
     }
     moreau_gid next = gid_max + 1;
     MOREAU_CALL(lay_grains(sim, &rc, rc.bottom, &next));
