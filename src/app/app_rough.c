@@ -79,9 +79,11 @@ static moreau_err lay_grains(moreau_sim *sim, const moreau_rough_cell *rc, int i
   for (int k = 0; k < dim; k++) {
     if (k == rc->gradient) continue;
     double n = floor((hi[k] - lo[k]) / rc->diameter);
-    MOREAU_CHECK(n >= 1 && n < 1e6, MOREAU_ERR_INPUT,
-                 "option -rough_diameter: %g does not fit %s times along axis %c (box length %g)", rc->diameter,
-                 n < 1 ? "once" : "under a million", "xyz"[k], hi[k] - lo[k]);
+    MOREAU_CHECK(n >= 1, MOREAU_ERR_INPUT, "option -rough_diameter: %g is longer than the box along axis %c (%g)",
+                 rc->diameter, "xyz"[k], hi[k] - lo[k]);
+    MOREAU_CHECK(n < 1e6, MOREAU_ERR_INPUT,
+                 "option -rough_diameter: %g would lay more than a million grains along axis %c (box length %g)",
+                 rc->diameter, "xyz"[k], hi[k] - lo[k]);
     count[k] = (int)n;
   }
   for (int i = 0; i < count[0]; i++)

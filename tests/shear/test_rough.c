@@ -11,10 +11,12 @@
  *   their wall's plane, the bodies between the walls, the body count and
  *   gid sum constant; no contact of a grain with its own wall.
  * - The contact set of the first step of that cell on P ranks is the
- *   one-rank set (keys exact, geometry to 1e-12). */
+ *   one-rank set (keys exact, geometry to 1e-12).
+ * - A grain glued to a missing wall, or not fixed, is an input error. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "moreau/rng.h"
 #include "parallel.h"
@@ -326,6 +328,39 @@ END_TEST
 START_TEST(invariance_3d) { check_invariance(3); }
 END_TEST
 
+/* A grain glued to a wall that does not exist, or one that is not fixed,
+ * is refused by setup (a snapshot used as input may hold either). */
+START_TEST(bad_glue)
+{
+  const double x[3] = {1, 1, 0}, p[3] = {0, 0, 0}, up[3] = {0, 1, 0};
+  for (int c = 0; c < 2; c++) {
+    moreau_sim *sim;
+    PAR_TRY(MPI_COMM_WORLD, moreau_sim_create(MPI_COMM_WORLD, 2, &sim));
+    PAR_TRY(MPI_COMM_WORLD, moreau_walls_add(moreau_sim_walls(sim), p, up, MOREAU_WALL_FIXED, NULL, 0.0, 0.0, 0, NULL));
+    if (par_rank(MPI_COMM_WORLD) == 0) {
+      moreau_body body;
+      memset(&body, 0, sizeof(body));
+      body.gid = 0;
+      memcpy(body.x, x, sizeof(body.x));
+      body.q[0] = 1.0;
+      body.radius = 0.5;
+      body.fixed = c == 0;
+      body.glued = c == 0 ? 2 : 1;
+      moreau_body_set_mass(&body, 2, 1.0);
+      PAR_TRY(MPI_COMM_SELF, moreau_bodies_push_owned(moreau_sim_bodies(sim), &body));
+    }
+    moreau_err err = moreau_sim_setup(sim, 0.0);
+    const char *msg = moreau_error_message();
+    ck_assert_int_eq(err, MOREAU_ERR_INPUT);
+    if (par_rank(MPI_COMM_WORLD) == 0)
+      ck_assert_msg(strstr(msg, c == 0 ? "glued to wall 1, which does not exist" : "must be fixed"), "message: %s",
+                    msg);
+    moreau_error_clear();
+    PAR_TRY(MPI_COMM_WORLD, moreau_sim_destroy(&sim));
+  }
+}
+END_TEST
+
 TCase *shear_rough_case(void)
 {
   TCase *tc = tcase_create("rough");
@@ -335,6 +370,7 @@ TCase *shear_rough_case(void)
   tcase_add_test(tc, cell_3d);
   tcase_add_test(tc, invariance_2d);
   tcase_add_test(tc, invariance_3d);
+  tcase_add_test(tc, bad_glue);
   tcase_set_timeout(tc, 600);
   return tc;
 }
