@@ -56,15 +56,16 @@ const moreau_option_spec moreau_domain_options[] = {
     {"-lees_edwards_profile", "<bool>", "true",
      "a new run starts with the imposed linear velocity profile added to the bodies' velocities"},
     {"-pressure", "<real>", "",
-     "normal stress imposed on a periodic box: its length along -pressure_axes follows the measured stress"},
+     "normal stress imposed on a periodic box: its length along -pressure_axes follows the measured stress (with "
+     "-rough_walls: the pressure on the top wall)"},
     {"-pressure_axes", "<axes>", "",
      "axes whose length is pressure-controlled (default: the Lees-Edwards gradient axis, else every periodic axis)"},
     {"-barostat_mass", "<real>", "",
      "mass M of the pressure control over the bodies' total mass (1 when not given): M d2L/dt2 = A (sigma - p) for "
      "each controlled length L (A: the face area)"},
     {"-inertial_number", "<real>", "",
-     "shear at the inertial number I: the Lees-Edwards rate is I / (d sqrt(rho / p)), d the mean diameter, rho the "
-     "grain density, p -pressure"},
+     "shear at the inertial number I: the Lees-Edwards rate (with -rough_walls: the top wall's velocity over the "
+     "gap) is I / (d sqrt(rho / p)), d the mean diameter, rho the grain density, p -pressure"},
     {"-rough_walls", "<bool>", "false",
      "rough-wall shear cell: the box's two walls across its one non-periodic axis (the gradient) each carry a layer "
      "of glued grains; the bottom is fixed, the top moves along the first periodic axis (the flow) at "
