@@ -101,35 +101,78 @@ static inline void moreau_row3d_rhs(const moreau_row3d *r, double *rhs)
   rhs[2] = r->target[2] - u[2] + W[2] * r->p[0] + W[4] * r->p[1] + W[5] * r->p[2];
 }
 
+/* The sliding solution in 3D: p = p_n (1, mu e), e a unit tangential
+ * direction, with the normal row met (the velocity left, v = W p - rhs, has
+ * v_n = 0) and the slip opposing the friction (v_t = -lambda e, lambda >=
+ * 0: maximal dissipation). A fixed-point iteration on e from the sticking
+ * direction e0; when the tangential block of W is isotropic and uncoupled
+ * from n (spheres, walls: W_nt = W_ns = W_ts = 0, W_tt = W_ss, to 1e-12) e0
+ * is the answer and no iteration is made. Else (a cluster's lever arms, a rough
+ * wall's grain) e turns to where the slip points, to 1e-14, or after 100
+ * turns stays where it got (a strongly coupled W, e.g. a large W_nt against
+ * W_nn / mu, where the iteration need not contract). Returns p_n (<= 0:
+ * none, the contact opens) and leaves e. */
+static inline double moreau_coulomb3d_slide(const double *W, const double *rhs, double mu, double e[2])
+{
+  /* Spheres' W is isotropic up to the rounding of their lever arms. */
+  const double tiny = 1e-12 * W[0];
+  const int isotropic =
+      fabs(W[1]) <= tiny && fabs(W[2]) <= tiny && fabs(W[4]) <= tiny && fabs(W[3] - W[5]) <= 1e-12 * W[3];
+  double pn = 0.0;
+  for (int turn = 0; turn <= 100; turn++) {
+    const double d = W[0] + mu * (W[1] * e[0] + W[2] * e[1]);
+    if (!(d > 0.0)) return 0.0;
+    pn = rhs[0] / d;
+    if (isotropic || !(pn > 0.0)) break;
+    const double vt = W[1] * pn + mu * pn * (W[3] * e[0] + W[4] * e[1]) - rhs[1];
+    const double vs = W[2] * pn + mu * pn * (W[4] * e[0] + W[5] * e[1]) - rhs[2];
+    const double len = hypot(vt, vs);
+    if (!(len > 0.0)) break; /* no slip left: any direction on the cone */
+    const double f0 = -vt / len, f1 = -vs / len, change = fabs(f0 - e[0]) + fabs(f1 - e[1]);
+    e[0] = f0;
+    e[1] = f1;
+    if (change <= 1e-14) {
+      const double dn = W[0] + mu * (W[1] * e[0] + W[2] * e[1]);
+      pn = dn > 0.0 ? rhs[0] / dn : 0.0;
+      break;
+    }
+  }
+  return pn;
+}
+
 /* The 3D unilateral-Coulomb solution of W p = rhs (seed 001 eqs 1.24-1.30):
+ * open when the velocities without this contact's impulse already meet the
+ * normal target (rhs_n <= 0, as in 2D: at a non-central contact the
+ * sticking impulse may pull while the contact must press and slide); else
  * the sticking impulse if it presses and lies within the mu_stick cone;
- * open if it pulls; else sliding along the sticking direction with
- * |p_t| = mu_slide p_n and p_n re-solved from the normal row. For spheres and
- * walls the tangential block of W is isotropic and decoupled from n, and
- * this is the exact solution. Returns whether the contact slides. */
+ * else sliding, |p_t| = mu_slide p_n, with p_n from the normal row and the
+ * direction of moreau_coulomb3d_slide. For spheres and walls every test
+ * agrees with the plain sphere formulas and the result is exact. Returns
+ * whether the contact slides. */
 static inline int moreau_coulomb3d(const moreau_row3d *r, const double *rhs, double mu_stick, double mu_slide,
                                    double *p)
 {
-  const double *W = r->W, *Wi = r->Winv;
-  int sliding = 0;
+  const double *Wi = r->Winv;
+  if (rhs[0] <= 0.0) {
+    p[0] = p[1] = p[2] = 0.0;
+    return 0;
+  }
   p[0] = Wi[0] * rhs[0] + Wi[1] * rhs[1] + Wi[2] * rhs[2];
   p[1] = Wi[1] * rhs[0] + Wi[3] * rhs[1] + Wi[4] * rhs[2];
   p[2] = Wi[2] * rhs[0] + Wi[4] * rhs[1] + Wi[5] * rhs[2];
-  if (p[0] <= 0.0) {
-    p[0] = p[1] = p[2] = 0.0;
-  } else {
-    double pt = sqrt(p[1] * p[1] + p[2] * p[2]);
-    if (pt > mu_stick * p[0]) {
-      double e1 = p[1] / pt, e2 = p[2] / pt;
-      double pn = rhs[0] / (W[0] + mu_slide * (W[1] * e1 + W[2] * e2));
-      if (pn <= 0.0) pn = 0.0;
-      p[0] = pn;
-      p[1] = mu_slide * pn * e1;
-      p[2] = mu_slide * pn * e2;
-      sliding = pn > 0.0;
-    }
+  double pt = sqrt(p[1] * p[1] + p[2] * p[2]);
+  if (p[0] > 0.0 && pt <= mu_stick * p[0]) return 0;
+  double e[2] = {1.0, 0.0};
+  if (pt > 0.0) {
+    e[0] = p[1] / pt;
+    e[1] = p[2] / pt;
   }
-  return sliding;
+  double pn = moreau_coulomb3d_slide(r->W, rhs, mu_slide, e);
+  if (!(pn > 0.0)) pn = 0.0;
+  p[0] = pn;
+  p[1] = mu_slide * pn * e[0];
+  p[2] = mu_slide * pn * e[1];
+  return pn > 0.0;
 }
 
 /* Sets the row's impulse to p, applies the change and adds it to the sums. */
