@@ -61,7 +61,8 @@ static int contact_in_region(const texture_input *in, moreau_lid k)
 static double tangential_norm(int dim, const double *f) { return dim == 2 ? fabs(f[1]) : hypot(f[1], f[2]); }
 
 /* Fraction of the force-bearing contacts (body-body and body-wall, rattlers'
- * included) in the region whose force is on the Coulomb cone. */
+ * included) in the region whose force is on the Coulomb cone (a cohesive
+ * bond's: |f_t| = mu (f_n + f_c)). */
 static moreau_err sliding(MPI_Comm comm, const texture_input *in, moreau_texture *t)
 {
   const moreau_contacts *c = in->c;
@@ -71,9 +72,11 @@ static moreau_err sliding(MPI_Comm comm, const texture_input *in, moreau_texture
     moreau_lid k = in->fb[j], ib = c->b[k];
     if (!contact_in_region(in, k)) continue;
     int mat_b = ib >= 0 ? b->material[ib] : in->w->material[-(ib + 1)];
-    double mu = moreau_materials_pair(in->m, b->material[c->a[k]], mat_b)->mu, *f = &c->force[3 * k];
+    const moreau_pair_law *pair = moreau_materials_pair(in->m, b->material[c->a[k]], mat_b);
+    const double *f = &c->force[3 * k];
     moreau_sum_add(&s[0], 1.0);
-    if (tangential_norm(b->dim, f) >= mu * f[0] * (1.0 - SLIDING_TOL)) moreau_sum_add(&s[1], 1.0);
+    /* A cohesive bond's threshold is mu (f_n + f_c) (f_c is 0 without cohesion). */
+    if (tangential_norm(b->dim, f) >= pair->mu * (f[0] + pair->f_c) * (1.0 - SLIDING_TOL)) moreau_sum_add(&s[1], 1.0);
   }
   MOREAU_CALL(moreau_sum_allreduce(comm, s, 2));
   t->n_contacts = (int64_t)moreau_sum_value(&s[0]);

@@ -135,6 +135,25 @@ START_TEST(rattlers_2d)
 }
 END_TEST
 
+/* Cohesion raises the friction threshold to mu (f_n + f_c) (seed 003 eq
+ * 2): with f_c = 1 the network's forces (|f_t| <= mu f_n, f_n <= 1) are all
+ * well inside it, so nothing slides; with f_c = 0 three contacts do. */
+START_TEST(sliding_cohesive_2d)
+{
+  for (int cohesive = 0; cohesive < 2; cohesive++) {
+    moreau_sim *sim;
+    moreau_texture t;
+    moreau_pair_law pair = {.mu = MU, .f_c = cohesive ? 1.0 : 0.0};
+    PAR_TRY(MPI_COMM_WORLD, network_2d(&sim));
+    PAR_TRY(MPI_COMM_WORLD, moreau_materials_set_pair(moreau_sim_materials(sim), 0, 0, &pair));
+    PAR_TRY(MPI_COMM_WORLD, tt_texture(sim, NULL, NULL, &t));
+    ck_assert_int_eq(t.n_contacts, 8);
+    ck_assert_int_eq(t.n_sliding, cohesive ? 0 : 3);
+    PAR_TRY(MPI_COMM_WORLD, moreau_sim_destroy(&sim));
+  }
+}
+END_TEST
+
 static void forces_3d(const moreau_sim *sim, const moreau_contacts *c, moreau_lid k, const void *ctx, double f[3])
 {
   (void)sim;
@@ -186,5 +205,6 @@ TCase *tt_rattlers_case(void)
   TCase *tc = tcase_create("rattlers");
   tcase_add_test(tc, rattlers_2d);
   tcase_add_test(tc, rattlers_3d);
+  tcase_add_test(tc, sliding_cohesive_2d);
   return tc;
 }
