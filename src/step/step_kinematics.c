@@ -1,3 +1,4 @@
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -19,24 +20,66 @@ static void rotate(double *q, const double *w, double h)
     q[k] = r[k] / len;
 }
 
+static double dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+/* The torque-free flow keeps the energy E = L . I(q)^-1 L / 2 as well as L;
+ * the midpoint rotation keeps it to second order only. Turning the body by
+ * a rotation Q changes the energy to m . A m / 2 with m = Q^T L and A =
+ * I(q)^-1: Newton on the sphere |m| = |L| finds the m nearest L on the
+ * energy's ellipsoid, and the body turns by the rotation taking m to L
+ * (an angle of the order of the step's energy error). L stays exact, E to
+ * round-off, and the step stays second order (a projection method). */
+static void keep_energy(moreau_bodies *b, moreau_lid i, const double L[3], double energy)
+{
+  double A[6], m[3], g[3];
+  const double len = sqrt(dot3(L, L));
+  if (!(len > 0.0) || !(energy > 0.0)) return;
+  moreau_bodies_inv_inertia_world(b, i, A);
+  memcpy(m, L, sizeof(m));
+  for (int it = 0; it < 8; it++) {
+    moreau_sym3_apply(A, m, g);
+    const double f = 0.5 * dot3(m, g) - energy;
+    if (fabs(f) <= 4.0 * DBL_EPSILON * energy) break;
+    const double gm = dot3(g, m) / (len * len);
+    double gt[3] = {g[0] - gm * m[0], g[1] - gm * m[1], g[2] - gm * m[2]};
+    const double slope = dot3(g, gt);
+    if (!(slope > 0.0)) break; /* L along a principal axis: a steady spin */
+    const double step = -f / slope;
+    for (int k = 0; k < 3; k++)
+      m[k] += step * gt[k];
+    const double scale = len / sqrt(dot3(m, m));
+    for (int k = 0; k < 3; k++)
+      m[k] *= scale;
+  }
+  double axis[3] = {m[1] * L[2] - m[2] * L[1], m[2] * L[0] - m[0] * L[2], m[0] * L[1] - m[1] * L[0]};
+  const double sin_len2 = sqrt(dot3(axis, axis));
+  if (!(sin_len2 > 0.0)) return;
+  const double angle = atan2(sin_len2, dot3(m, L));
+  for (int k = 0; k < 3; k++)
+    axis[k] *= angle / sin_len2;
+  rotate(&b->q[4 * i], axis, 1.0);
+}
+
 /* Turns a 3D cluster over h keeping its angular momentum L = I w: its
  * inertia tensor turns with it, so w = I(q)^-1 L changes as it turns (the
  * torque-free Euler equations, gyroscopic term included). Explicit midpoint
  * on the rotation group: turn by w over h/2, take w there, turn the start
- * by that w over h; second order in h, and L is kept exactly. Disks,
- * spheres and 2D clusters keep w. */
+ * by that w over h; second order in h, and L is kept exactly; then the
+ * energy is put back (keep_energy). Disks, spheres and 2D clusters keep w. */
 static void rotate_cluster(moreau_bodies *b, moreau_lid i, double h)
 {
   double I[6], L[3], inv[6], q0[4], w_half[3];
   double *q = &b->q[4 * i], *w = &b->w[3 * i];
   moreau_bodies_inertia_world(b, i, I);
   moreau_sym3_apply(I, w, L);
+  const double energy = 0.5 * dot3(w, L);
   memcpy(q0, q, sizeof(q0));
   rotate(q, w, 0.5 * h);
   moreau_bodies_inv_inertia_world(b, i, inv);
   moreau_sym3_apply(inv, L, w_half);
   memcpy(q, q0, sizeof(q0));
   rotate(q, w_half, h);
+  keep_energy(b, i, L, energy);
   moreau_bodies_inv_inertia_world(b, i, inv);
   moreau_sym3_apply(inv, L, w);
 }

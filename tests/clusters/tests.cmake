@@ -6,4 +6,6 @@ moreau_test_program(test_clusters_parallel ${CMAKE_CURRENT_LIST_DIR}/test_cluste
 moreau_mpi_test(clusters_detection test_clusters_parallel RANKS 1 2 4 TIMEOUT 300 ARGS detection)
 moreau_mpi_test(clusters_deposition test_clusters_parallel RANKS 1 2 4 TIMEOUT 300 ARGS deposition)
 moreau_test_program(test_clusters3d ${CMAKE_CURRENT_LIST_DIR}/test_clusters3d.c)
-moreau_mpi_test(clusters3d test_clusters3d RANKS 1 2 4 TIMEOUT 120)
+moreau_mpi_test(clusters3d test_clusters3d RANKS 1 2 4 TIMEOUT 120 ARGS closed_forms)
+# The free top over 1e5 steps: energy and angular momentum to round-off.
+moreau_mpi_test(clusters3d_long_spin test_clusters3d RANKS 1 TIMEOUT 300 ARGS long_spin)
