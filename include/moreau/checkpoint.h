@@ -40,7 +40,15 @@ typedef struct {
   double le_offset;   /* the domain's Lees-Edwards offset (0 without) */
   double len_rate[3]; /* the rates of its box lengths (pressure control) */
   char *options;      /* the run's options as text (reader: allocated) */
+  /* The run's shapes table, one row per contactor: shape id (from 1), unit
+   * offset x, y, z, radius (writer: given, NULL for none; reader: allocated,
+   * NULL when the file has none, which checkpoints before clusters lack). A
+   * restart rebuilds the table from its options and compares. */
+  double *shape_rows;
+  int64_t n_shape_rows;
 } moreau_checkpoint;
+
+#define MOREAU_CHECKPOINT_SHAPE_COLS 5
 
 /* Collective over ck->run.comm. Writes the checkpoint of ck->run.step under
  * dir and then removes all but the newest `keep` complete checkpoints
@@ -57,7 +65,7 @@ MOREAU_MUST_CHECK moreau_err moreau_checkpoint_write(const moreau_checkpoint *ck
  * file was written on comm's size of ranks. A corrupt, truncated or foreign
  * file fails with MOREAU_ERR_INPUT and one line naming it and the reason. */
 MOREAU_MUST_CHECK moreau_err moreau_checkpoint_read(const char *path, MPI_Comm comm, int dim, moreau_checkpoint *ck);
-/* Frees what the reader allocated (map.cell_rank, options). */
+/* Frees what the reader allocated (map.cell_rank, options, shape_rows). */
 void moreau_checkpoint_free(moreau_checkpoint *ck);
 
 /* Collective over comm. Only the run's options text of a checkpoint (after

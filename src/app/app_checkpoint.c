@@ -3,6 +3,27 @@
 
 #include "app_private.h"
 
+/* The shapes table as checkpoint rows (moreau_checkpoint.shape_rows);
+ * *rows NULL and *n 0 without one. */
+static moreau_err shape_rows(const moreau_shapes *t, double **rows, int64_t *n)
+{
+  const int cols = MOREAU_CHECKPOINT_SHAPE_COLS;
+  *rows = NULL;
+  *n = 0;
+  if (!t || t->n_contactors == 0) return MOREAU_SUCCESS;
+  MOREAU_CALL(moreau_malloc((size_t)t->n_contactors * cols * sizeof(double), rows));
+  for (moreau_lid s = 0; s < t->n_shapes; s++)
+    for (moreau_lid c = t->first[s]; c < t->first[s] + t->count[s]; c++) {
+      double *r = &(*rows)[(size_t)c * cols];
+      r[0] = (double)(s + 1);
+      for (int k = 0; k < 3; k++)
+        r[1 + k] = t->offset[3 * c + k];
+      r[4] = t->radius[c];
+    }
+  *n = t->n_contactors;
+  return MOREAU_SUCCESS;
+}
+
 moreau_err app_checkpoint_write(const moreau_sim *sim, const char *dir, int keep)
 {
   moreau_checkpoint ck;
@@ -27,7 +48,9 @@ moreau_err app_checkpoint_write(const moreau_sim *sim, const char *dir, int keep
   }
   MOREAU_CHECK(PetscOptionsGetAll(NULL, &options) == 0, MOREAU_ERR_RUNTIME, "cannot list the run's options");
   ck.options = options;
-  err = moreau_checkpoint_write(&ck, dir, keep);
+  err = shape_rows(moreau_sim_shapes(sim), &ck.shape_rows, &ck.n_shape_rows);
+  if (!err) err = moreau_checkpoint_write(&ck, dir, keep);
+  moreau_free(&ck.shape_rows);
   PetscFree(options);
   MOREAU_CALL(err);
   return MOREAU_SUCCESS;
@@ -52,8 +75,29 @@ static moreau_err restore_walls(moreau_walls *w, const moreau_walls *saved, cons
   return MOREAU_SUCCESS;
 }
 
+/* The shapes the restart rebuilt from its options must be the checkpoint's:
+ * the options name a shape file, whose contents may have changed since. A
+ * checkpoint written before they were stored has none to compare. */
+static moreau_err check_shapes(const moreau_shapes *t, const moreau_checkpoint *ck, const char *path)
+{
+  double *rows;
+  int64_t n;
+  if (!ck->shape_rows) return MOREAU_SUCCESS;
+  MOREAU_CALL(shape_rows(t, &rows, &n));
+  int64_t bad = n == ck->n_shape_rows ? -1 : 0;
+  for (int64_t i = 0; bad < 0 && i < n * MOREAU_CHECKPOINT_SHAPE_COLS; i++)
+    if (rows[i] != ck->shape_rows[i]) bad = i / MOREAU_CHECKPOINT_SHAPE_COLS;
+  moreau_free(&rows);
+  MOREAU_CHECK(bad < 0, MOREAU_ERR_INPUT,
+               "%s: the shapes of this run differ from the checkpoint's (%lld contactors against %lld, first "
+               "difference at contactor %lld): was the shape file changed?",
+               path, (long long)n, (long long)ck->n_shape_rows, (long long)bad);
+  return MOREAU_SUCCESS;
+}
+
 static moreau_err restore(moreau_sim *sim, moreau_checkpoint *ck, const char *path)
 {
+  MOREAU_CALL(check_shapes(moreau_sim_shapes(sim), ck, path));
   MOREAU_CALL(restore_walls(moreau_sim_walls(sim), ck->walls, path));
   moreau_lees_edwards le;
   if (ck->has_box) MOREAU_CALL(moreau_domain_set_box(moreau_sim_domain(sim), ck->box_lo, ck->box_hi));

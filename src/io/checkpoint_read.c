@@ -125,6 +125,21 @@ static moreau_err read_map(ckpt_file *f, const ckpt_ranks *r, const ckpt_header 
   return MOREAU_SUCCESS;
 }
 
+/* The shapes table's rows, when the file has them. */
+static moreau_err read_shapes(ckpt_file *f, const ckpt_ranks *r, moreau_checkpoint *ck)
+{
+  int64_t n;
+  if (!io_h5_has_dataset(f->file, "/shapes/contactors")) return MOREAU_SUCCESS;
+  MOREAU_CALL(io_h5_dataset_rows(f->file, "/shapes/contactors", &n, f->path));
+  MOREAU_CHECK(n > 0 && n < (int64_t)1 << 24, MOREAU_ERR_INPUT, "%s: /shapes/contactors has %" PRId64 " rows", f->path,
+               n);
+  MOREAU_CALL(moreau_malloc((size_t)n * MOREAU_CHECKPOINT_SHAPE_COLS * sizeof(double), &ck->shape_rows));
+  ck->n_shape_rows = n;
+  MOREAU_CALL(ckpt_replicated(f, r->rank, "/shapes/contactors", MOREAU_FIELD_F64, n, MOREAU_CHECKPOINT_SHAPE_COLS,
+                              ck->shape_rows));
+  return MOREAU_SUCCESS;
+}
+
 /* The phases of a read, each agreed on by all ranks before the next. */
 static moreau_err read_contents(ckpt_file *f, const ckpt_ranks *r, int dim, moreau_checkpoint *ck)
 {
@@ -147,6 +162,7 @@ static moreau_err read_contents(ckpt_file *f, const ckpt_ranks *r, int dim, more
   if (!err) err = moreau_error_agree(r->comm, read_walls(f, r, hd.ints[CKPT_N_WALLS], ck->walls));
   if (!err) err = moreau_error_agree(r->comm, read_rng(f, r, hd.ints[CKPT_NRANKS], ck));
   if (!err) err = moreau_error_agree(r->comm, read_map(f, r, &hd, &ck->map));
+  if (!err) err = moreau_error_agree(r->comm, read_shapes(f, r, ck));
   if (!err) err = ckpt_total(f, r->comm, &total);
   if (!err && total != stored)
     err = moreau_error_raise(MOREAU_ERR_INPUT, __FILE__, __LINE__, __func__,
@@ -198,6 +214,8 @@ moreau_err moreau_checkpoint_read(const char *path, MPI_Comm comm, int dim, more
   MOREAU_MPI_CALL(MPI_Comm_size(comm, &r.size));
   ck->run.comm = comm;
   ck->options = NULL;
+  ck->shape_rows = NULL;
+  ck->n_shape_rows = 0;
   ck->map.cell_rank = NULL;
   MOREAU_CALL(moreau_error_agree(comm, access(path, R_OK) == 0
                                            ? MOREAU_SUCCESS
@@ -221,6 +239,8 @@ moreau_err moreau_checkpoint_read(const char *path, MPI_Comm comm, int dim, more
 void moreau_checkpoint_free(moreau_checkpoint *ck)
 {
   moreau_free(&ck->options);
+  moreau_free(&ck->shape_rows);
+  ck->n_shape_rows = 0;
   moreau_free(&ck->map.cell_rank);
 }
 

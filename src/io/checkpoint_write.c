@@ -27,7 +27,7 @@ moreau_err ckpt_walls_rows(ckpt_file *f, int rank, int64_t n, double *point, dou
 
 moreau_err ckpt_make_groups(ckpt_file *f)
 {
-  static const char *const groups[] = {"/bodies", "/history", "/walls", "/rng", "/partition", "/run", NULL};
+  static const char *const groups[] = {"/bodies", "/history", "/walls", "/rng", "/partition", "/run", "/shapes", NULL};
   for (int i = 0; groups[i]; i++)
     MOREAU_CALL(io_h5_make_group(f->comm, f->file, groups[i], f->path));
   return MOREAU_SUCCESS;
@@ -50,6 +50,9 @@ static moreau_err write_contents(ckpt_file *f, const moreau_checkpoint *ck, ckpt
                               w->material, (int32_t *)w->mode));
   MOREAU_CALL(ckpt_rows(f, "/rng/state", MOREAU_FIELD_I64, size, rank, 1, 4, (void *)ck->rng));
   MOREAU_CALL(ckpt_replicated(f, rank, "/partition/cell_rank", MOREAU_FIELD_I32, ck->map.ncells, 0, ck->map.cell_rank));
+  if (ck->n_shape_rows > 0)
+    MOREAU_CALL(ckpt_replicated(f, rank, "/shapes/contactors", MOREAU_FIELD_F64, ck->n_shape_rows,
+                                MOREAU_CHECKPOINT_SHAPE_COLS, ck->shape_rows));
   MOREAU_CALL(ckpt_total(f, ck->run.comm, &checksum));
   MOREAU_CALL(io_h5_write_attr(f->comm, f->file, "checksum", H5T_STD_U64LE, H5T_NATIVE_UINT64, &checksum, f->path));
   return MOREAU_SUCCESS;

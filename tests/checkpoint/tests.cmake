@@ -25,6 +25,8 @@ moreau_checkpoint_test(checkpoint_bitwise_np4 bitwise.sh 4 180 4)
 moreau_checkpoint_test(checkpoint_bitwise_sheared_np1 bitwise.sh 1 120 1 - sheared)
 moreau_checkpoint_test(checkpoint_bitwise_sheared_np3 bitwise.sh 3 180 3 - sheared)
 moreau_checkpoint_test(checkpoint_bitwise_rough_np2 bitwise.sh 2 180 2 - rough)
+# A restart refuses a shape file edited since the checkpoint.
+moreau_checkpoint_test(checkpoint_shape_file_np2 shape_file.sh 2 120 2)
 # The same with the laws that keep a per-contact state, and with cohesion.
 moreau_checkpoint_test(checkpoint_bitwise_rolling_np2 bitwise.sh 2 180 2 - rolling)
 moreau_checkpoint_test(checkpoint_bitwise_static_np1 bitwise.sh 1 180 1 - static)
