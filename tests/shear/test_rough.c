@@ -40,6 +40,27 @@ static moreau_err add_grain(moreau_sim *sim, moreau_gid gid, const double x[3], 
   return moreau_bodies_push_owned(moreau_sim_bodies(sim), &body);
 }
 
+/* An empty sim over the box [lo, hi], periodic along x (and z), no
+ * gravity, time step dt, friction mu without restitution, the NLGS to tol
+ * (mean norm) in at most max_it sweeps. */
+static moreau_err cell_sim_create(MPI_Comm comm, int dim, const double lo[3], const double hi[3], double dt, double mu,
+                                  double tol, int max_it, moreau_sim **simp)
+{
+  const double g[3] = {0, 0, 0};
+  MOREAU_CALL(moreau_sim_create(comm, dim, simp));
+  moreau_sim *sim = *simp;
+  moreau_domain *d = moreau_sim_domain(sim);
+  moreau_sim_set_dt(sim, dt);
+  moreau_sim_set_gravity(sim, g);
+  MOREAU_CALL(scene_set_law(sim, mu, 0.0, 0.0));
+  MOREAU_CALL(moreau_domain_set_box(d, lo, hi));
+  MOREAU_CALL(moreau_domain_set_periodic(d, 0, 1));
+  if (dim == 3) MOREAU_CALL(moreau_domain_set_periodic(d, 2, 1));
+  moreau_nlgs_set_tolerance(moreau_sim_nlgs(sim), tol, MOREAU_NLGS_NORM_MEAN);
+  moreau_nlgs_set_iterations(moreau_sim_nlgs(sim), 2, max_it);
+  return MOREAU_SUCCESS;
+}
+
 /* ---- one impact ------------------------------------------------------------------------------------------------ */
 
 /* A periodic strip of width 8 along x (and z), a fixed floor at y = 0 and a
@@ -51,8 +72,7 @@ static moreau_err add_grain(moreau_sim *sim, moreau_gid gid, const double x[3], 
 static moreau_err impact(MPI_Comm comm, int dim, double theta, double M, double u, double *m, double v[3], double V[3])
 {
   moreau_sim *sim;
-  moreau_domain *d;
-  const double lo[3] = {0, 0, 0}, hi[3] = {8, 4, dim == 3 ? 8 : 0}, g[3] = {0, 0, 0};
+  const double lo[3] = {0, 0, 0}, hi[3] = {8, 4, dim == 3 ? 8 : 0};
   const double floor_p[3] = {0, 0, 0}, up[3] = {0, 1, 0}, top_p[3] = {0, 4, 0}, down[3] = {0, -1, 0};
   const double grain[3] = {4, 4, dim == 3 ? 4 : 0};
   /* From the disk to the grain, theta off the vertical. */
@@ -62,16 +82,7 @@ static moreau_err impact(MPI_Comm comm, int dim, double theta, double M, double 
     x[k] = grain[k] - (1.0 + 1e-9) * dir[k];
     v0[k] = u * dir[k];
   }
-  MOREAU_CALL(moreau_sim_create(comm, dim, &sim));
-  d = moreau_sim_domain(sim);
-  moreau_sim_set_dt(sim, 1e-3);
-  moreau_sim_set_gravity(sim, g);
-  MOREAU_CALL(scene_set_law(sim, 0.0, 0.0, 0.0));
-  MOREAU_CALL(moreau_domain_set_box(d, lo, hi));
-  MOREAU_CALL(moreau_domain_set_periodic(d, 0, 1));
-  if (dim == 3) MOREAU_CALL(moreau_domain_set_periodic(d, 2, 1));
-  moreau_nlgs_set_tolerance(moreau_sim_nlgs(sim), 1e-14, MOREAU_NLGS_NORM_MEAN);
-  moreau_nlgs_set_iterations(moreau_sim_nlgs(sim), 2, 1000);
+  MOREAU_CALL(cell_sim_create(comm, dim, lo, hi, 1e-3, 0.0, 1e-14, 1000, &sim));
   moreau_walls *w = moreau_sim_walls(sim);
   MOREAU_CALL(moreau_walls_add(w, floor_p, up, MOREAU_WALL_FIXED, NULL, 0.0, 0.0, 0, NULL));
   MOREAU_CALL(
@@ -144,23 +155,14 @@ static moreau_err cell_create(MPI_Comm comm, int dim, moreau_sim **simp)
   const double len = cell_len(dim), z_len = dim == 3 ? len : 1.0;
   const double lo[3] = {0, -GRAIN_D, 0}, hi[3] = {len, CELL_GAP + GRAIN_D, dim == 3 ? len : 0};
   const double floor_p[3] = {0, -0.5 * GRAIN_D, 0}, up[3] = {0, 1, 0};
-  const double top_p[3] = {0, CELL_GAP + 0.5 * GRAIN_D, 0}, down[3] = {0, -1, 0}, g[3] = {0, 0, 0};
+  const double top_p[3] = {0, CELL_GAP + 0.5 * GRAIN_D, 0}, down[3] = {0, -1, 0};
   const int nx = (int)len, ny = (int)CELL_GAP, nz = dim == 3 ? (int)len : 1;
   moreau_sim *sim;
   moreau_gid gid = 0;
   double mass = 0.0;
-  MOREAU_CALL(moreau_sim_create(comm, dim, simp));
+  MOREAU_CALL(cell_sim_create(comm, dim, lo, hi, 2e-3, 0.4, 1e-5, 3000, simp));
   sim = *simp;
-  moreau_domain *d = moreau_sim_domain(sim);
-  moreau_sim_set_dt(sim, 2e-3);
-  moreau_sim_set_gravity(sim, g);
   moreau_sim_set_alert(sim, 0.1);
-  MOREAU_CALL(scene_set_law(sim, 0.4, 0.0, 0.0));
-  MOREAU_CALL(moreau_domain_set_box(d, lo, hi));
-  MOREAU_CALL(moreau_domain_set_periodic(d, 0, 1));
-  if (dim == 3) MOREAU_CALL(moreau_domain_set_periodic(d, 2, 1));
-  moreau_nlgs_set_tolerance(moreau_sim_nlgs(sim), 1e-5, MOREAU_NLGS_NORM_MEAN);
-  moreau_nlgs_set_iterations(moreau_sim_nlgs(sim), 2, 3000);
   for (int k = 0; k < nz; k++)
     for (int j = 0; j < ny; j++)
       for (int i = 0; i < nx; i++, gid++) {
