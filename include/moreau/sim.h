@@ -141,18 +141,18 @@ void moreau_sim_get_pressure(const moreau_sim *sim, double *pressure, int axes[3
  * along the flow axis; walls `bottom` and `top`, normal to the gradient
  * axis, carry grains glued to them (bodies with glued = wall + 1, fixed),
  * each wall and its grains one rigid body. The bottom wall is fixed. The
- * top one moves along the flow at `velocity`, or, when inertial_number > 0,
- * at the shear rate I / (d sqrt(rho / p)) (rate_scale = 1 / (d sqrt(rho /
- * p))) times the current gap H, set at the start of every step; along the
+ * top one moves along the flow at `velocity`, or, when shear_rate > 0, at
+ * shear_rate times the current gap H, set at the start of every step (an
+ * inertial number I gives the rate I / (d sqrt(rho / p))); along the
  * gradient it is what its mode makes it (force-driven under a pressure, or
  * held). H is the distance between the walls less one grain diameter: the
  * space between the inner faces of the two layers of grains. */
 typedef struct {
   int bottom, top, flow, gradient;
-  double diameter; /* of the glued grains */
-  double velocity; /* the top wall's flow velocity when inertial_number is 0 */
-  double inertial_number, rate_scale;
-  double pressure; /* the pressure on the top wall (0: none; for the outputs) */
+  double diameter;   /* of the glued grains */
+  double velocity;   /* the top wall's flow velocity when shear_rate is 0 */
+  double shear_rate; /* > 0: the top wall's flow velocity is it times H */
+  double pressure;   /* the pressure on the top wall (0: none; for the outputs) */
 } moreau_rough_cell;
 /* Makes the sim's walls a rough-wall cell (NULL: none). Not collective. */
 MOREAU_MUST_CHECK moreau_err moreau_sim_set_rough_cell(moreau_sim *sim, const moreau_rough_cell *cell);

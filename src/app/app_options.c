@@ -72,6 +72,8 @@ const moreau_option_spec moreau_domain_options[] = {
      "-rough_velocity or at -inertial_number, pushed by -pressure"},
     {"-rough_diameter", "<real>", "", "diameter of the glued grains (default: the bodies' mean diameter)"},
     {"-rough_velocity", "<real>", "", "flow velocity of the top rough wall (instead of -inertial_number)"},
+    {"-rough_shear_rate", "<real>", "",
+     "shear rate of the rough cell: the top wall moves at it times the current gap (instead of -inertial_number)"},
     {NULL, NULL, NULL, NULL}};
 
 const moreau_option_spec moreau_material_options[] = {

@@ -141,12 +141,14 @@ moreau_err app_rough_from_options(moreau_sim *sim, int new_run)
   for (int k = 0; k < dim; k++)
     if (k != rc.gradient) area *= hi[k] - lo[k];
 
-  /* The shear: a velocity, or an inertial number under a pressure. */
-  int by_velocity, by_number;
+  /* The shear: a velocity, a shear rate, or an inertial number under a
+   * pressure. */
+  int by_velocity, by_rate, by_number;
   MOREAU_CALL(moreau_option_is_set("-rough_velocity", &by_velocity));
+  MOREAU_CALL(moreau_option_is_set("-rough_shear_rate", &by_rate));
   MOREAU_CALL(moreau_option_is_set("-inertial_number", &by_number));
-  MOREAU_CHECK(by_velocity + by_number == 1, MOREAU_ERR_INPUT,
-               "option -rough_walls: give the shear as one of -rough_velocity and -inertial_number");
+  MOREAU_CHECK(by_velocity + by_rate + by_number == 1, MOREAU_ERR_INPUT,
+               "option -rough_walls: give the shear as one of -rough_velocity, -rough_shear_rate and -inertial_number");
   MOREAU_CALL(moreau_option_is_set("-pressure", &set));
   if (set) MOREAU_CALL(moreau_option_real("-pressure", &rc.pressure));
   MOREAU_CHECK(!set || (rc.pressure > 0 && isfinite(rc.pressure)), MOREAU_ERR_INPUT,
@@ -154,12 +156,17 @@ moreau_err app_rough_from_options(moreau_sim *sim, int new_run)
   if (by_velocity) {
     MOREAU_CALL(moreau_option_real("-rough_velocity", &rc.velocity));
     MOREAU_CHECK(isfinite(rc.velocity), MOREAU_ERR_INPUT, "option -rough_velocity: must be finite");
+  } else if (by_rate) {
+    MOREAU_CALL(moreau_option_real("-rough_shear_rate", &rc.shear_rate));
+    MOREAU_CHECK(rc.shear_rate > 0 && isfinite(rc.shear_rate), MOREAU_ERR_INPUT,
+                 "option -rough_shear_rate: must be positive, got %g", rc.shear_rate);
   } else {
-    MOREAU_CALL(moreau_option_real("-inertial_number", &rc.inertial_number));
-    MOREAU_CHECK(rc.inertial_number > 0 && isfinite(rc.inertial_number), MOREAU_ERR_INPUT,
-                 "option -inertial_number: must be positive, got %g", rc.inertial_number);
+    double number;
+    MOREAU_CALL(moreau_option_real("-inertial_number", &number));
+    MOREAU_CHECK(number > 0 && isfinite(number), MOREAU_ERR_INPUT, "option -inertial_number: must be positive, got %g",
+                 number);
     MOREAU_CHECK(rc.pressure > 0, MOREAU_ERR_INPUT, "option -inertial_number: needs -pressure");
-    rc.rate_scale = 1.0 / (mean_d * sqrt(density / rc.pressure));
+    rc.shear_rate = number / (mean_d * sqrt(density / rc.pressure));
   }
   MOREAU_CALL(moreau_option_is_set("-barostat_mass", &set));
   if (set) MOREAU_CALL(moreau_option_real("-barostat_mass", &mass));

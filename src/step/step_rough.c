@@ -45,6 +45,6 @@ void sim_rough_drive(moreau_sim *sim)
   if (!sim->rough_on) return;
   double v = rc->velocity;
   /* Walls are replicated: every rank sets the same velocity. */
-  if (rc->inertial_number > 0) v = rc->inertial_number * rc->rate_scale * moreau_sim_rough_gap(sim);
+  if (rc->shear_rate > 0) v = rc->shear_rate * moreau_sim_rough_gap(sim);
   sim->walls->velocity[3 * rc->top + rc->flow] = v;
 }
