@@ -69,10 +69,16 @@ double moreau_domain_length_rate(const moreau_domain *d, int axis);
  * offset by rate * L_gradient * dt, reduced into [0, L_flow) each time so
  * that it keeps full precision over long runs. */
 void moreau_domain_advance(moreau_domain *d, double dt);
+/* Not collective. Two walls across the bounded gradient axis shear the
+ * box along flow (a rough-wall cell): at x[0] and x[1] (x[0] < x[1]) along
+ * the gradient they move at v[0] and v[1] along the flow; their linear
+ * profile is the stream velocity. Set again as the walls move. */
+void moreau_domain_set_wall_shear(moreau_domain *d, int flow, int gradient, const double x[2], const double v[2]);
 /* Not collective. The mean flow the boundaries impose at x: the
- * Lees-Edwards profile rate (x_g - centre_g) along flow and, along an axis
- * whose length changes, the affine dilation rate_k / L_k (x_k - centre_k).
- * Zero without either. */
+ * Lees-Edwards profile rate (x_g - centre_g) along flow, or the walls'
+ * linear profile (moreau_domain_set_wall_shear) and, along an axis whose
+ * length changes, the affine dilation rate_k / L_k (x_k - centre_k). Zero
+ * without any. */
 void moreau_domain_stream_velocity(const moreau_domain *d, const double x[3], double v[3]);
 
 /* Not collective. dx = xb' - xa, where xb' = xb + shift is the image of xb

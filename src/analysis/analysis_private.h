@@ -8,16 +8,29 @@
  * of b it touches, or to the contact point for a wall, which bears the
  * force there. The point is the contact point, but for a wall a's centre:
  * an overlapping body's contact point lies beyond the wall, outside the box
- * the walls bound. */
+ * the walls bound. A rough wall's grain is part of its wall: a contact of a
+ * body with one counts as the body's wall contact (its branch from the
+ * body's centre to the contact point, placed by the body's centre), and
+ * grains of walls touching each other count for nothing. */
 static inline void analysis_contact_term(const moreau_bodies *b, const moreau_contacts *c, moreau_lid k,
                                          double point[3], double term[9])
 {
   const double *n = &c->normal[3 * k], *t = &c->tangent[3 * k], *bn = &c->binormal[3 * k];
   const double *f3 = &c->force[3 * k], *ca = &c->ca[3 * k], *cb = &c->cb[3 * k], *xa = &b->x[3 * c->a[k]];
+  const moreau_lid ib = c->b[k];
+  const int a_wall = b->glued[c->a[k]] != 0, b_wall = ib < 0 || b->glued[ib] != 0;
   double l[3];
   for (int i = 0; i < 3; i++) {
-    point[i] = c->b[k] < 0 ? xa[i] : xa[i] + ca[i];
-    l[i] = c->b[k] < 0 ? ca[i] : ca[i] - cb[i];
+    if (a_wall && b_wall) {
+      point[i] = xa[i];
+      l[i] = 0.0;
+    } else if (a_wall) { /* b's term: its force is -f, at cb from its centre */
+      point[i] = xa[i] + ca[i] - cb[i];
+      l[i] = -cb[i];
+    } else {
+      point[i] = b_wall ? xa[i] : xa[i] + ca[i];
+      l[i] = b_wall ? ca[i] : ca[i] - cb[i];
+    }
   }
   for (int i = 0; i < 3; i++) {
     double fi = f3[0] * n[i] + f3[1] * t[i] + f3[2] * bn[i];

@@ -111,20 +111,31 @@ static void rough_wall_stress(const moreau_sim *sim, const moreau_rough_cell *rc
   stress[1] = -(v > 0 ? 1.0 : v < 0 ? -1.0 : 0.0) * f[rc->flow] / area;
 }
 
-/* The rough-wall cell's columns (as cell_row's): the stresses are the top
- * wall's, averaged over the steps since the last row; the solid fraction
- * is the free bodies' over the gap; the box along the gradient is the gap.
- * Collective. */
+/* The rough-wall cell's columns (as cell_row's): the normal and shear
+ * stresses are the top wall's, averaged over the steps since the last row;
+ * the pressure is the mean normal stress of the Love-Weber tensor between
+ * the grains' inner faces, now; the solid fraction is the free bodies' over
+ * the gap; the box along the gradient is the gap. Collective. */
 static moreau_err rough_row(moreau_run_output *out, const moreau_sim *sim, const moreau_rough_cell *rc, double *r,
                             int *k)
 {
-  const moreau_macro_state *ms = moreau_sim_macro_state(sim);
   const moreau_bodies *b = moreau_sim_bodies(sim);
+  const moreau_walls *w = moreau_sim_walls(sim);
   const int dim = moreau_sim_dim(sim);
-  double lo[3], hi[3], trace = 0.0, stress[2], solid = 0.0;
+  double lo[3], hi[3], trace = 0.0, stress[2], solid = 0.0, sigma[9];
+  moreau_region region;
   moreau_domain_get_box(moreau_sim_domain(sim), lo, hi);
+  /* The mean normal stress between the grains' inner faces. */
+  for (int i = 0; i < 3; i++) {
+    region.lo[i] = i < dim ? lo[i] : 0.0;
+    region.hi[i] = i < dim ? hi[i] : 0.0;
+  }
+  region.lo[rc->gradient] = w->point[3 * rc->bottom + rc->gradient] + 0.5 * rc->diameter;
+  region.hi[rc->gradient] = w->point[3 * rc->top + rc->gradient] - 0.5 * rc->diameter;
+  MOREAU_CALL(moreau_stress_region(moreau_sim_comm(sim), moreau_sim_domain(sim), b, moreau_sim_contacts(sim),
+                                   &region, sigma));
   for (int i = 0; i < dim; i++)
-    trace += ms->sigma[4 * i];
+    trace += sigma[4 * i];
   for (moreau_lid i = 0; i < b->n_owned; i++)
     if (!b->glued[i]) solid += moreau_bodies_measure(b, i);
   MOREAU_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, &solid, 1, MPI_DOUBLE, MPI_SUM, moreau_sim_comm(sim)));

@@ -18,6 +18,10 @@ struct moreau_domain {
   /* Rate of change of the box length per axis (a pressure-controlled cell):
    * both faces move apart at half of it, so the box centre stays. */
   double len_rate[3];
+  /* Walls shearing the bounded gradient axis (a rough-wall cell): their
+   * flow velocities at their positions, for the stream velocity. */
+  int walls_shear, wall_flow, wall_gradient;
+  double wall_x[2], wall_v[2];
 };
 
 moreau_err moreau_domain_create(int dim, moreau_domain **d)
@@ -161,9 +165,24 @@ void moreau_domain_advance(moreau_domain *d, double dt)
   d->le.offset = reduce_offset(d->le.offset + d->le.velocity_jump * dt, d->len[d->le.flow]);
 }
 
+void moreau_domain_set_wall_shear(moreau_domain *d, int flow, int gradient, const double x[2], const double v[2])
+{
+  d->walls_shear = 1;
+  d->wall_flow = flow;
+  d->wall_gradient = gradient;
+  for (int k = 0; k < 2; k++) {
+    d->wall_x[k] = x[k];
+    d->wall_v[k] = v[k];
+  }
+}
+
 void moreau_domain_stream_velocity(const moreau_domain *d, const double x[3], double v[3])
 {
   v[0] = v[1] = v[2] = 0.0;
+  if (d->walls_shear && d->wall_x[1] > d->wall_x[0]) {
+    double s = (x[d->wall_gradient] - d->wall_x[0]) / (d->wall_x[1] - d->wall_x[0]);
+    v[d->wall_flow] = d->wall_v[0] + s * (d->wall_v[1] - d->wall_v[0]);
+  }
   for (int k = 0; k < d->dim; k++)
     if (d->len_rate[k] != 0.0) v[k] = d->len_rate[k] / d->len[k] * (x[k] - 0.5 * (d->lo[k] + d->hi[k]));
   if (d->le.on)

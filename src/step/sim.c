@@ -334,6 +334,7 @@ moreau_err moreau_sim_step(moreau_sim *sim)
   MOREAU_CALL(moreau_nlgs_solve(sim->nlgs, &prob, &sim->stats.solve));
   sim->stats.solve_seconds = sim->stats.solve.seconds;
   sim_drift(sim, 0.5 * sim->dt);
+  sim_rough_stream(sim);
   MOREAU_CALL(sim_contact_statistics(sim));
   MOREAU_CALL(sim_barostat(sim));
   sim->time += sim->dt;

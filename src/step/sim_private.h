@@ -72,6 +72,10 @@ MOREAU_MUST_CHECK moreau_err sim_barostat_setup(moreau_sim *sim);
 /* step_rough.c: the top wall's flow velocity of a rough cell sheared at an
  * inertial number, from the current gap; nothing for any other run. */
 void sim_rough_drive(moreau_sim *sim);
+/* The rough cell's walls as the domain's stream: the linear profile of
+ * their flow velocities across the gap between the grains' inner faces
+ * (the mean flow the kinetic stress is measured about). */
+void sim_rough_stream(moreau_sim *sim);
 
 /* step_guard.c: collective; fails with MOREAU_ERR_RUNTIME on every rank
  * (the message on one) when a body's state is not finite or an overlap is

@@ -16,6 +16,7 @@ moreau_err moreau_sim_set_rough_cell(moreau_sim *sim, const moreau_rough_cell *c
   MOREAU_CHECK(cell->diameter > 0 && isfinite(cell->diameter), MOREAU_ERR_INPUT,
                "rough cell: grain diameter %g is not positive", cell->diameter);
   sim->rough = *cell;
+  sim_rough_stream(sim);
   return MOREAU_SUCCESS;
 }
 
@@ -39,6 +40,17 @@ double moreau_sim_rough_strain(const moreau_sim *sim)
   return (p[3 * rc->top + rc->flow] - p[3 * rc->bottom + rc->flow]) / moreau_sim_rough_gap(sim);
 }
 
+void sim_rough_stream(moreau_sim *sim)
+{
+  const moreau_rough_cell *rc = &sim->rough;
+  if (!sim->rough_on) return;
+  const moreau_walls *w = sim->walls;
+  const double half = 0.5 * rc->diameter;
+  const double x[2] = {w->point[3 * rc->bottom + rc->gradient] + half, w->point[3 * rc->top + rc->gradient] - half};
+  const double v[2] = {w->velocity[3 * rc->bottom + rc->flow], w->velocity[3 * rc->top + rc->flow]};
+  moreau_domain_set_wall_shear(sim->domain, rc->flow, rc->gradient, x, v);
+}
+
 void sim_rough_drive(moreau_sim *sim)
 {
   const moreau_rough_cell *rc = &sim->rough;
@@ -47,4 +59,5 @@ void sim_rough_drive(moreau_sim *sim)
   /* Walls are replicated: every rank sets the same velocity. */
   if (rc->shear_rate > 0) v = rc->shear_rate * moreau_sim_rough_gap(sim);
   sim->walls->velocity[3 * rc->top + rc->flow] = v;
+  sim_rough_stream(sim);
 }

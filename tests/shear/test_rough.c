@@ -12,12 +12,15 @@
  *   gid sum constant; no contact of a grain with its own wall.
  * - The contact set of the first step of that cell on P ranks is the
  *   one-rank set (keys exact, geometry to 1e-12).
- * - A grain glued to a missing wall, or not fixed, is an input error. */
+ * - A grain glued to a missing wall, or not fixed, is an input error.
+ * - A disk held between two rough walls: the Love-Weber stress between the
+ *   grains' inner faces is the wall's traction. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "moreau/analysis.h"
 #include "moreau/rng.h"
 #include "parallel.h"
 #include "scene.h"
@@ -135,6 +138,45 @@ START_TEST(impact_2d) { check_impact(2); }
 END_TEST
 
 START_TEST(impact_3d) { check_impact(3); }
+END_TEST
+
+/* A disk of radius 1 held between a grain of the floor (radius 0.5, centre
+ * 0.5 below the floor's inner face y = 0) and a grain of a top wall pushed
+ * down by F (inner face y = 2), in a strip of period 8: at rest, the
+ * Love-Weber stress between the inner faces counts the grains' contacts as
+ * wall contacts, sigma_yy = F 2 / (8 x 2) = F / 8, the rest 0. */
+START_TEST(stack_stress)
+{
+  const double lo[3] = {0, -1, 0}, hi[3] = {8, 3, 0}, F = 5.0;
+  const double floor_p[3] = {0, -0.5, 0}, up[3] = {0, 1, 0}, top_p[3] = {0, 2.5, 0}, down[3] = {0, -1, 0};
+  const double g0[3] = {4, -0.5, 0}, g1[3] = {4, 2.5, 0}, x[3] = {4, 1, 0};
+  moreau_sim *sim;
+  double sigma[9];
+  PAR_TRY(MPI_COMM_WORLD, cell_sim_create(MPI_COMM_WORLD, 2, lo, hi, 1e-3, 0.4, 1e-14, 1000, &sim));
+  moreau_walls *w = moreau_sim_walls(sim);
+  PAR_TRY(MPI_COMM_WORLD, moreau_walls_add(w, floor_p, up, MOREAU_WALL_FIXED, NULL, 0.0, 0.0, 0, NULL));
+  PAR_TRY(MPI_COMM_WORLD, moreau_walls_add(w, top_p, down, MOREAU_WALL_FORCE, NULL, 2.0, F, 0, NULL));
+  if (par_rank(MPI_COMM_WORLD) == 0) {
+    PAR_TRY(MPI_COMM_SELF, add_grain(sim, 0, g0, 0.5, 0));
+    PAR_TRY(MPI_COMM_SELF, add_grain(sim, 1, g1, 0.5, 1));
+    PAR_TRY(MPI_COMM_SELF, scene_add_body(sim, 2, x, NULL, 1.0, 1.0, 0));
+  }
+  PAR_TRY(MPI_COMM_WORLD, moreau_sim_setup(sim, 1e-12));
+  for (int step = 0; step < 5; step++)
+    PAR_TRY(MPI_COMM_WORLD, moreau_sim_step(sim));
+  const moreau_region region = {{0, 0, 0}, {8, 2, 0}};
+  PAR_TRY(MPI_COMM_WORLD, moreau_stress_region(MPI_COMM_WORLD, moreau_sim_domain(sim), moreau_sim_bodies(sim),
+                                               moreau_sim_contacts(sim), &region, sigma));
+  if (par_rank(MPI_COMM_WORLD) == 0)
+    printf("stack between two rough walls: sigma_yy %.15g (F / 8 = %.15g), sigma_xx %.3g, sigma_xy %.3g, top wall "
+           "reaction %.15g\n",
+           sigma[4], F / 8, sigma[0], sigma[1], w->reaction[4]);
+  ck_assert_msg(fabs(sigma[4] - F / 8) <= 1e-12 * F, "sigma_yy %.17g, not F / 8", sigma[4]);
+  ck_assert_msg(fabs(sigma[0]) + fabs(sigma[1]) + fabs(sigma[3]) <= 1e-12 * F, "sigma_xx %g, xy %g, yx %g", sigma[0],
+                sigma[1], sigma[3]);
+  ck_assert_msg(fabs(w->reaction[4] - F) <= 1e-12 * F, "top wall reaction %.17g, not F", w->reaction[4]);
+  PAR_TRY(MPI_COMM_WORLD, moreau_sim_destroy(&sim));
+}
 END_TEST
 
 /* ---- a sheared cell ------------------------------------------------------------------------------------------ */
@@ -373,6 +415,7 @@ TCase *shear_rough_case(void)
   tcase_add_test(tc, invariance_2d);
   tcase_add_test(tc, invariance_3d);
   tcase_add_test(tc, bad_glue);
+  tcase_add_test(tc, stack_stress);
   tcase_set_timeout(tc, 600);
   return tc;
 }
