@@ -6,7 +6,10 @@
 # sum(contacts x iterations) / sum(solve_seconds) over every step's row.
 set -e
 old=$1 new=$2 rounds=${3:-2}
-[ -x "$old" ] && [ -x "$new" ] || { echo "usage: $0 OLD_MOREAU NEW_MOREAU [rounds]" >&2; exit 2; }
+if [ ! -x "$old" ] || [ ! -x "$new" ]; then
+  echo "usage: $0 OLD_MOREAU NEW_MOREAU [rounds]" >&2
+  exit 2
+fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 rate() {

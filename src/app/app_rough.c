@@ -179,6 +179,10 @@ moreau_err app_rough_from_options(moreau_sim *sim, int new_run)
      * faces are where the box's faces were and no body overlaps them. */
     w->point[3 * rc.bottom + rc.gradient] -= 0.5 * rc.diameter;
     w->point[3 * rc.top + rc.gradient] += 0.5 * rc.diameter;
+    /* The box holds the grains too (snapshots draw it). */
+    lo[rc.gradient] -= rc.diameter;
+    hi[rc.gradient] += rc.diameter;
+    MOREAU_CALL(moreau_domain_set_box(moreau_sim_domain(sim), lo, hi));
     if (rc.pressure > 0) {
       /* The top wall (mass: -barostat_mass times the free bodies') is
        * pushed by p over the cell's cross-section. */
