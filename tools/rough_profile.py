@@ -121,9 +121,11 @@ def main():
         # (rows where the wall touched nothing, sigma = 0, left out).
         keep = ts["normal_stress"] > 0
         strain, mu = ts["strain"][keep], ts["shear_stress"][keep] / ts["normal_stress"][keep]
-        n = max(1, int(round(1.0 / np.median(np.diff(strain)))))
+        n = max(1, int(round(1.0 / np.median(np.diff(strain))))) if len(strain) > 1 else 1
         bx.plot(strain, mu, color="0.8", lw=0.5, label="rows")
-        bx.plot(strain[n - 1:], np.convolve(mu, np.ones(n) / n, "valid"), "b-", lw=1.2, label="mean over 1 strain")
+        # A run shorter than one strain unit has no running mean to draw.
+        if len(mu) >= n:
+            bx.plot(strain[n - 1:], np.convolve(mu, np.ones(n) / n, "valid"), "b-", lw=1.2, label="mean over 1 strain")
         if args.mu_ref is not None:
             bx.axhline(args.mu_ref, color="k", ls="--", lw=1, label=f"Lees-Edwards cell, {args.mu_ref:g}")
         bx.axvline(args.start, color="r", ls=":", lw=1)

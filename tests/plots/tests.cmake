@@ -1,5 +1,5 @@
 # The plotting scripts of tools/ (plot_timeseries, plot_forces,
-# plot_profiles, plot_force_pdf): each run on the outputs of tiny moreau runs
+# plot_profiles, plot_force_pdf, rough_profile): each run on the outputs of tiny moreau runs
 # (the fixture plots_runs) or on synthetic files in the documented formats,
 # headless, writing valid PNGs that show what they should; their
 # computations against hand values; bad input to each (one line, exit 2).
@@ -24,7 +24,8 @@ moreau_plots_test(plots_forces forces.sh ${MOREAU_PLOTS_RUNS})
 moreau_plots_test(plots_functions functions.sh ${MOREAU_PLOTS_RUNS})
 moreau_plots_test(plots_profiles profiles.sh)
 moreau_plots_test(plots_force_pdf force_pdf.sh)
-set_tests_properties(plots_timeseries plots_forces plots_functions PROPERTIES FIXTURES_REQUIRED plots_runs)
+moreau_plots_test(plots_rough rough.sh ${MOREAU_PLOTS_RUNS})
+set_tests_properties(plots_timeseries plots_forces plots_functions plots_rough PROPERTIES FIXTURES_REQUIRED plots_runs)
 foreach(script IN ITEMS plot_timeseries plot_forces plot_profiles plot_force_pdf)
   moreau_plots_test(plots_${script}_bad_input bad_input.sh ${script} ${MOREAU_PLOTS_RUNS})
   set_tests_properties(plots_${script}_bad_input PROPERTIES FIXTURES_REQUIRED plots_runs)
