@@ -50,9 +50,10 @@ MOREAU_MUST_CHECK moreau_err moreau_run_output_destroy(moreau_run_output **out);
  * the mean of the samples since the last row). */
 MOREAU_MUST_CHECK moreau_err moreau_run_output_row(moreau_run_output *out, const moreau_sim *sim);
 /* Not collective: rank 0 prints a status line (step, time, contacts,
- * iterations, residual, wall time, ETA from max_steps or t_end). */
-void moreau_run_output_status(const moreau_run_output *out, const moreau_sim *sim, double wall, int64_t max_steps,
-                              double t_end);
+ * iterations, residual, wall time, ETA from max_steps or t_end at the rate
+ * of the steps since first_step, the run's first, taken in wall seconds). */
+void moreau_run_output_status(const moreau_run_output *out, const moreau_sim *sim, double wall, int64_t first_step,
+                              int64_t max_steps, double t_end);
 /* Collective: writes a snapshot of the sim's bodies, contacts and walls
  * (moreau_snapshot_write) under dir, and with an->force_pdf_bins the PDF of
  * normal forces to dir/forces/force_pdf_<step>.csv (f_lo,f_hi,pdf,count,

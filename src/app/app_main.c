@@ -224,7 +224,7 @@ static moreau_err run(const app_config *cfg, moreau_sim *sim, int *stopped, int 
 {
   moreau_run_output *out;
   double t0 = MPI_Wtime(), last_checkpoint = t0;
-  int64_t last_snapshot = -1, last_ckpt = -1, step = moreau_sim_step_index(sim);
+  int64_t last_snapshot = -1, last_ckpt = -1, step = moreau_sim_step_index(sim), first_step = step;
   int due = 0, stop = 0;
   /* A restart's first state is the checkpoint's, already in the series. */
   if (!cfg->restart[0]) MOREAU_CALL(output(moreau_run_output_snapshot(sim, cfg->output_dir, &cfg->analysis), agreed));
@@ -247,7 +247,7 @@ static moreau_err run(const app_config *cfg, moreau_sim *sim, int *stopped, int 
       last_snapshot = step;
     }
     if (cfg->status_every > 0 && step % cfg->status_every == 0)
-      moreau_run_output_status(out, sim, MPI_Wtime() - t0, cfg->steps, end_time(cfg, sim));
+      moreau_run_output_status(out, sim, MPI_Wtime() - t0, first_step, cfg->steps, end_time(cfg, sim));
     MOREAU_CALL(checkpoint_due(cfg, sim, last_checkpoint, &due, &stop));
     if (due) {
       MOREAU_CALL(output(app_checkpoint_write(sim, cfg->output_dir, (int)cfg->checkpoint_keep), agreed));

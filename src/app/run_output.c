@@ -132,8 +132,8 @@ static moreau_err rough_row(moreau_run_output *out, const moreau_sim *sim, const
   }
   region.lo[rc->gradient] = w->point[3 * rc->bottom + rc->gradient] + 0.5 * rc->diameter;
   region.hi[rc->gradient] = w->point[3 * rc->top + rc->gradient] - 0.5 * rc->diameter;
-  MOREAU_CALL(moreau_stress_region(moreau_sim_comm(sim), moreau_sim_domain(sim), b, moreau_sim_contacts(sim),
-                                   &region, sigma));
+  MOREAU_CALL(
+      moreau_stress_region(moreau_sim_comm(sim), moreau_sim_domain(sim), b, moreau_sim_contacts(sim), &region, sigma));
   for (int i = 0; i < dim; i++)
     trace += sigma[4 * i];
   for (moreau_lid i = 0; i < b->n_owned; i++)
@@ -265,12 +265,14 @@ moreau_err moreau_run_output_row(moreau_run_output *out, const moreau_sim *sim)
   return MOREAU_SUCCESS;
 }
 
-void moreau_run_output_status(const moreau_run_output *out, const moreau_sim *sim, double wall, int64_t max_steps,
-                              double t_end)
+void moreau_run_output_status(const moreau_run_output *out, const moreau_sim *sim, double wall, int64_t first_step,
+                              int64_t max_steps, double t_end)
 {
   const int64_t step = moreau_sim_step_index(sim);
   const moreau_step_stats *st = moreau_sim_stats(sim);
-  double per_step = step > 0 ? wall / (double)step : 0.0, left = (t_end - moreau_sim_time(sim)) / moreau_sim_dt(sim);
+  /* The wall time is this run's: a restart's rate counts its own steps. */
+  double per_step = step > first_step ? wall / (double)(step - first_step) : 0.0,
+         left = (t_end - moreau_sim_time(sim)) / moreau_sim_dt(sim);
   (void)out;
   if (moreau_sim_rank(sim)) return;
   if (max_steps >= 0 && (double)(max_steps - step) < left) left = (double)(max_steps - step);

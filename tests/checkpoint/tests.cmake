@@ -54,6 +54,9 @@ moreau_checkpoint_test(checkpoint_damaged_np2 damaged.sh 2 180 2 short)
 moreau_checkpoint_test(checkpoint_signals_np2 signals.sh 2 180 2)
 moreau_checkpoint_test(checkpoint_signals_np3 signals.sh 3 180 3)
 
+# A restart's ETA is at the rate of its own steps.
+moreau_checkpoint_test(checkpoint_eta_np1 eta.sh 1 120 1)
+
 # Which options a restart may change.
 moreau_checkpoint_test(checkpoint_options_np1 options.sh 1 120 1)
 moreau_checkpoint_test(checkpoint_options_np2 options.sh 2 120 2 short)
