@@ -56,6 +56,7 @@ typedef struct {
   const char *law;               /* NULL: signorini_coulomb (C1) */
   double alpha;                  /* C2 (static_dynamic): mu_s / mu_d at every contact */
   double k_n, g_n, g_t;          /* RC1 (md_spring_dashpot): the MD parameters of every pair */
+  double block_g_t;              /* RC1: g_t of the disk-block pairs (0: g_t) */
   double block_mass;             /* 0: BLOCK_MASS */
   double drive_push, drive_brake;
   double v0;          /* initial velocity of the disks and the blocks */
@@ -63,8 +64,11 @@ typedef struct {
   double dt, t_settle, t_window;
 } array_case;
 
+#define MAX_L 32
+
 typedef struct {
   double mu_g, mu_g_min, mu_g_max; /* mean, extremes over the window */
+  double spin_acc[MAX_L];          /* angular acceleration of disk i + 1 over the window */
   double acc;                      /* mean acceleration of the array over the window */
   double max_slip;                 /* largest |v + w R| at the end: 0 when every disk rolls */
   double max_overlap;
@@ -100,19 +104,26 @@ static double eq7_m_e(int L, double mu) { return (1.0 + INERTIA) / (2.0 * mu) * 
  * predicted mu_g = (N_L - N_0 - L v') / L, the acceleration in *acc, and in
  * *mobilisation the largest |T'_i| / (mu' N'_i): the array is in mode 1 only
  * while it stays below 1. */
-static double mode1_prediction(const array_case *c, double *acc, double *mobilisation)
+/* The recursion's end: N_L = a N_0 + b v' for the forces on the end disks. */
+static void mode1_coefficients(const array_case *c, double *a, double *b)
 {
-  double a = 1.0, b = 0.0, mu_prev = c->mu_block;
+  double mu_prev = c->mu_block;
+  *a = 1.0;
+  *b = 0.0;
   for (int i = 1; i <= c->L; i++) {
     double mu_i = i == c->L ? c->mu_block : c->mu;
-    a = a * (1.0 + mu_prev) / (1.0 - mu_i);
-    b = (b * (1.0 + mu_prev) + 1.0 + INERTIA) / (1.0 - mu_i);
+    *a = *a * (1.0 + mu_prev) / (1.0 - mu_i);
+    *b = (*b * (1.0 + mu_prev) + 1.0 + INERTIA) / (1.0 - mu_i);
     mu_prev = mu_i;
   }
-  /* N_L = a N_0 + b v' */
+}
+
+static double mode1_prediction(const array_case *c, double *acc, double *mobilisation)
+{
+  double a, b, mu_prev = c->mu_block;
+  mode1_coefficients(c, &a, &b);
   double vd = (c->drive_push - a * c->drive_brake) / (b + BLOCK_MASS * (1.0 + a));
   double n_prev = c->drive_brake + BLOCK_MASS * vd, n_last = n_prev, worst = 0.0;
-  mu_prev = c->mu_block;
   for (int i = 1; i <= c->L; i++) {
     double mu_i = i == c->L ? c->mu_block : c->mu;
     double n_i = (n_prev * (1.0 + mu_prev) + (1.0 + INERTIA) * vd) / (1.0 - mu_i);
@@ -137,6 +148,7 @@ static void set_materials(moreau_sim *sim, const array_case *c)
   plane.mu_s = c->alpha * c->mu_plane;
   block.mu = c->mu_block;
   block.mu_s = c->alpha * c->mu_block;
+  if (c->block_g_t > 0) block.g_t = c->block_g_t;
   if (c->law) ck_assert_int_eq(moreau_sim_set_law(sim, moreau_law_find(c->law)), MOREAU_SUCCESS);
   ck_assert_int_eq(moreau_materials_create(N_MATERIALS, &disk, DENSITY, &m), MOREAU_SUCCESS);
   /* The sim takes m and destroys the table it had. */
@@ -200,6 +212,17 @@ static double max_slip(const moreau_sim *sim)
   return worst;
 }
 
+/* The spin of disk i + 1 in w[i], on every rank. */
+static void spins(const moreau_sim *sim, int L, double *w)
+{
+  const moreau_bodies *b = moreau_sim_bodies(sim);
+  for (int i = 0; i < L; i++)
+    w[i] = 0.0;
+  for (moreau_lid i = 0; i < b->n_owned; i++)
+    w[b->gid[i]] = b->w[3 * i + 2];
+  ck_assert_int_eq(MPI_Allreduce(MPI_IN_PLACE, w, L, MPI_DOUBLE, MPI_SUM, moreau_sim_comm(sim)), MPI_SUCCESS);
+}
+
 static int64_t closed_contacts(const moreau_sim *sim)
 {
   const moreau_contacts *c = moreau_sim_contacts(sim);
@@ -225,7 +248,8 @@ static void run_array_seed(const array_case *c, uint64_t seed, array_result *r)
 {
   moreau_sim *sim;
   long settle = lround(c->t_settle / c->dt), window = lround(c->t_window / c->dt);
-  double v_start = 0.0;
+  double v_start = 0.0, w_start[MAX_L], w_end[MAX_L];
+  ck_assert_int_le(c->L, MAX_L);
   ck_assert_int_eq(moreau_sim_create(MPI_COMM_WORLD, 2, &sim), MOREAU_SUCCESS);
   set_materials(sim, c);
   add_array(sim, c, seed);
@@ -243,7 +267,10 @@ static void run_array_seed(const array_case *c, uint64_t seed, array_result *r)
   r->all_converged = 1;
   for (long s = 0; s < settle + window; s++) {
     step(sim);
-    if (s == settle - 1) v_start = mean_velocity(sim, c->L);
+    if (s == settle - 1) {
+      v_start = mean_velocity(sim, c->L);
+      spins(sim, c->L, w_start);
+    }
     if (s < settle) continue;
     double mu_g = moreau_sim_walls(sim)->reaction[3 * WALL_PLANE] / c->L;
     r->mu_g += mu_g / window;
@@ -255,6 +282,9 @@ static void run_array_seed(const array_case *c, uint64_t seed, array_result *r)
     r->all_converged &= moreau_sim_stats(sim)->solve.converged;
   }
   r->acc = (mean_velocity(sim, c->L) - v_start) / (window * c->dt);
+  spins(sim, c->L, w_end);
+  for (int i = 0; i < c->L; i++)
+    r->spin_acc[i] = (w_end[i] - w_start[i]) / (window * c->dt);
   r->max_slip = max_slip(sim);
   ck_assert_int_eq(moreau_sim_destroy(&sim), MOREAU_SUCCESS);
 }
@@ -270,7 +300,9 @@ static void check_steady(const array_case *c, const array_result *r, double stea
   ck_assert_msg(r->all_converged, "NLGS did not reach eps_f = %g in %d sweeps", NLGS_TOL, NLGS_MAX_IT);
   ck_assert_msg(r->min_closed == 2 * c->L + 1, "only %lld of %d contacts stayed closed (N_L = %g)",
                 (long long)r->min_closed, 2 * c->L + 1, c->drive_push);
-  ck_assert_msg(r->max_overlap < 1e-6, "overlap %g: a contact opened and closed again", r->max_overlap);
+  /* MD: the springs carry at most the drive, compressed by N_L / k_n. */
+  const double overlap_max = c->k_n > 0 ? 2.0 * fmax(c->drive_push, 1.0) / c->k_n : 1e-6;
+  ck_assert_msg(r->max_overlap < overlap_max, "overlap %g: a contact opened and closed again", r->max_overlap);
   ck_assert_msg(r->mu_g_max - r->mu_g_min <= steady_tol * fabs(r->mu_g),
                 "mu_g not steady at N_L = %g: %.8f..%.8f over the window", c->drive_push, r->mu_g_min, r->mu_g_max);
 }
@@ -485,13 +517,236 @@ START_TEST(static_friction_holds_the_array)
 }
 END_TEST
 
-int main(int argc, char **argv)
+/* (3) Figs 10-11: the effective friction of 5 disks against the array's
+ * acceleration, CD (C1) against MD (RC1); N_0 = 0.01, mu = mu' = 0.3,
+ * mu'' = 0.01. The paper's caption also gives N_L = 0.9, which cannot be a
+ * single drive for a curve over v' (a drive fixes v'); its axis reaches
+ * v' = 2 where N_L = 0.9 gives at most 0.18. We sweep N_L and plot against
+ * the v' it produces. The Legendre transform of F_g(v') (eq 5) at a drive
+ * N_L uses two runs at N_L -+ FIG10_DELTA: a = dF_g/dv', F_e = F_g - a v',
+ * mu_e = F_e / m_g and m_e = m_g + a (eq 6), m_g = L. The two runs must
+ * show the same contact states (F_g(v') is piecewise linear, one piece a
+ * set of states). */
+#define FIG10_DELTA 0.005
+/* A contact is non-sliding (NS) when its slip does not grow: a relative
+ * acceleration below this fraction of v'. */
+#define NS_TOL 1e-4
+
+typedef struct {
+  double acc, mu_g, mu_e, m_e;
+  double spin_acc[MAX_L]; /* at N_L, over v' */
+  unsigned states;        /* bit i: plane contact of disk i + 1 NS; bit L + i: disks i + 1, i + 2 NS */
+} effective_point;
+
+static array_case fig10_case(int md)
 {
-  int failed, any_failed;
-  if (PetscInitialize(&argc, &argv, NULL, NULL)) return 1;
-  (void)MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
-  Suite *s = suite_create("array");
+  array_case c = {.L = 5,
+                  .mu = 0.3,
+                  .mu_plane = 0.3,
+                  .mu_block = 0.01,
+                  .drive_brake = 0.01,
+                  .dt = TIME_STEP,
+                  .t_settle = 1.0,
+                  .t_window = 1.0};
+  if (md) {
+    /* Appendix B's k_n and g_n with g_t as in Fig 4 above; the light blocks
+     * (BLOCK_MASS) set the step, a tenth of sqrt(m / k_n), and their
+     * low-friction contacts get g_t = 100 so that m / g_t stays above it
+     * (mu'' N_L is at most 0.06 there: the tangential damping hardly
+     * matters). */
+    c.law = "md_spring_dashpot";
+    c.k_n = 2e5;
+    c.g_n = 200.0;
+    c.g_t = 1e3;
+    c.block_g_t = 100.0;
+    c.dt = 0.1 * sqrt(BLOCK_MASS / c.k_n);
+  }
+  return c;
+}
+
+static unsigned contact_states(int L, double acc, const double *spin_acc)
+{
+  unsigned states = 0;
+  for (int i = 0; i < L; i++)
+    if (fabs(spin_acc[i] + acc) <= NS_TOL * acc) states |= 1u << i;
+  for (int i = 0; i + 1 < L; i++)
+    if (fabs(spin_acc[i] + spin_acc[i + 1]) <= NS_TOL * acc) states |= 1u << (L + i);
+  return states;
+}
+
+/* In a test (checked) the runs must be steady and agree on the states; a
+ * sweep (fig10_sweep below) only reports whether they agree. */
+static int effective_at(array_case *c, double drive, effective_point *p, int checked)
+{
+  array_result r[2];
+  unsigned states[2];
+  for (int k = 0; k < 2; k++) {
+    c->drive_push = drive + (2 * k - 1) * FIG10_DELTA;
+    run_array(c, &r[k]);
+    if (checked) check_steady(c, &r[k], 1e-4);
+    states[k] = contact_states(c->L, r[k].acc, r[k].spin_acc);
+  }
+  if (checked)
+    ck_assert_msg(states[0] == states[1], "N_L = %g: the contact states change within -+%g (%#x, %#x): move the point",
+                  drive, FIG10_DELTA, states[0], states[1]);
+  double f[2] = {c->L * r[0].mu_g, c->L * r[1].mu_g}, a = (f[1] - f[0]) / (r[1].acc - r[0].acc);
+  p->acc = 0.5 * (r[0].acc + r[1].acc);
+  p->mu_g = 0.5 * (r[0].mu_g + r[1].mu_g);
+  p->mu_e = (0.5 * (f[0] + f[1]) - a * p->acc) / c->L;
+  p->m_e = c->L + a;
+  p->states = states[0];
+  for (int i = 0; i < c->L; i++)
+    p->spin_acc[i] = 0.5 * (r[0].spin_acc[i] + r[1].spin_acc[i]) / p->acc;
+  return states[0] == states[1];
+}
+
+static void say_point(const char *law, double drive, const effective_point *p, int L)
+{
+  say("Fig 10 %s N_L %7.4f v' %9.6f mu_g %9.6f mu_e %9.6f m_e %8.4f states %#5x w'/v'", law, drive, p->acc, p->mu_g,
+      p->mu_e, p->m_e, p->states);
+  for (int i = 0; i < L; i++)
+    say(" %+.5f", p->spin_acc[i]);
+  say("\n");
+}
+
+/* Every disk turns at |w'| = v', not all rolling: the states of mode 1 and
+ * mode 3 with equal magnitudes that Fig 11 shows, where NS contacts close a
+ * loop plane - disk - disk - ... - plane. */
+static int equal_magnitudes(const effective_point *p, int L)
+{
+  int rolling = 0;
+  for (int i = 0; i < L; i++) {
+    if (fabs(fabs(p->spin_acc[i]) - 1.0) > 1e-3) return 0;
+    rolling += p->spin_acc[i] < 0;
+  }
+  return rolling < L;
+}
+
+/* Drives in the middle of the pieces of the C1 curve (measured on a sweep of
+ * 300 drives from 0.05 to 6): mode 1 up to 0.96; disks 1-3 rolling, 4 and 5
+ * at +-v' up to 1.46; disks 3-5 in mode 3 up to 1.86 (their spins reverse
+ * at 1.70, a spike); disks 2-5 up to 3.10 (reversal at 2.44); then every
+ * plane contact slides. */
+#define FIG10_N 15
+static const double fig10_drives[FIG10_N] = {0.3, 0.6, 0.9, 1.1, 1.2, 1.3, 1.6, 1.8, 2.0, 2.2, 2.7, 3.0, 3.5, 4.5, 6.0};
+
+START_TEST(effective_friction_fig10)
+{
+  effective_point cd[FIG10_N], md[FIG10_N];
+  array_case c_cd = fig10_case(0), c_md = fig10_case(1);
+  double a, b, worst_outside = 0.0, worst_inside = 0.0, worst_drive = 0.0;
+  int worst_k = -1;
+  mode1_coefficients(&c_cd, &a, &b);
+  for (int k = 0; k < FIG10_N; k++) {
+    effective_at(&c_cd, fig10_drives[k], &cd[k], 1);
+    effective_at(&c_md, fig10_drives[k], &md[k], 1);
+    say_point("CD", fig10_drives[k], &cd[k], c_cd.L);
+    say_point("MD", fig10_drives[k], &md[k], c_md.L);
+  }
+  /* Mode 1 (every disk rolls): eqs 7-8 with the blocks' mu'' (the
+   * recursion of mode1_prediction): F_g = (a - 1) N_0 + (b + (a - 1) M - L) v',
+   * so mu_e = (a - 1) N_0 / L and m_e = b + (a - 1) M, M the block mass. */
+  const double mu_e1 = (a - 1.0) * c_cd.drive_brake / c_cd.L, m_e1 = b + (a - 1.0) * BLOCK_MASS;
+  for (int k = 0; k < 3; k++) {
+    ck_assert_msg(cd[k].states == (1u << c_cd.L) - 1u, "N_L = %g: not every disk rolls (%#x)", fig10_drives[k],
+                  cd[k].states);
+    ck_assert_msg(fabs(cd[k].mu_e / mu_e1 - 1.0) < 1e-4, "N_L = %g: mu_e %.7f, mode 1 (eq 8) %.7f", fig10_drives[k],
+                  cd[k].mu_e, mu_e1);
+    ck_assert_msg(fabs(cd[k].m_e / m_e1 - 1.0) < 1e-4, "N_L = %g: m_e %.5f, mode 1 (eq 7) %.5f", fig10_drives[k],
+                  cd[k].m_e, m_e1);
+  }
+  /* Every plane contact sliding (mode 3 throughout): m_e = m_g and
+   * mu_e = mu_g ~ mu' (section 6.1); the blocks' friction mu'' (N_L - N_0)
+   * on the plane's normal forces and their mass move both by under 1%. */
+  const effective_point *top = &cd[FIG10_N - 1];
+  ck_assert_msg((top->states & ((1u << c_cd.L) - 1u)) == 0, "N_L = %g: a disk still rolls (%#x)",
+                fig10_drives[FIG10_N - 1], top->states);
+  ck_assert_msg(fabs(top->mu_e / c_cd.mu_plane - 1.0) < 0.01, "mode 3: mu_e %.6f, mu' %g", top->mu_e, c_cd.mu_plane);
+  ck_assert_msg(fabs(top->m_e / c_cd.L - 1.0) < 0.01, "mode 3: m_e %.5f, m_g %d", top->m_e, c_cd.L);
+  /* Where the mode-3 disks reverse their rotation (a spike between two
+   * drives with the same contact states), mu_e comes back "almost to the
+   * same level" (Fig 9a); a change of the plane contacts' states is a step
+   * (here >= 10%). Disk-disk states alone do not move mu_e once every plane
+   * contact slides: F_g = mu' times the plane's normal forces. */
+  const unsigned plane = (1u << c_cd.L) - 1u;
+  for (int k = 1; k < FIG10_N; k++) {
+    double change = fabs(cd[k].mu_e / cd[k - 1].mu_e - 1.0);
+    int reversed = 0;
+    for (int i = 0; i < c_cd.L; i++)
+      reversed |= cd[k].spin_acc[i] * cd[k - 1].spin_acc[i] < 0.0;
+    if ((cd[k].states & plane) != (cd[k - 1].states & plane))
+      ck_assert_msg(change > 0.1, "N_L %g to %g: the states change, mu_e only by %.2e", fig10_drives[k - 1],
+                    fig10_drives[k], change);
+    else if (reversed)
+      ck_assert_msg(change < 0.01, "N_L %g to %g: mu_e changes by %.2e across a reversal", fig10_drives[k - 1],
+                    fig10_drives[k], change);
+    else
+      ck_assert_msg(change < 1e-4, "N_L %g to %g: mu_e not constant on one piece (%.2e)", fig10_drives[k - 1],
+                    fig10_drives[k], change);
+  }
+  for (int k = 0; k < FIG10_N; k++) {
+    double gap = fabs(md[k].mu_e - cd[k].mu_e) / cd[k].mu_e;
+    ck_assert_msg(md[k].states == cd[k].states || equal_magnitudes(&cd[k], c_cd.L),
+                  "N_L = %g: MD's contact states %#x, CD's %#x", fig10_drives[k], md[k].states, cd[k].states);
+    if (equal_magnitudes(&cd[k], c_cd.L)) {
+      if (gap > worst_inside) {
+        worst_inside = gap;
+        worst_k = k;
+      }
+    } else if (gap > worst_outside) {
+      worst_outside = gap;
+      worst_drive = fig10_drives[k];
+    }
+  }
+  say("Fig 10: largest |mu_e(MD) / mu_e(CD) - 1|: %.2e outside the equal-magnitude states (N_L %g), %.2e inside\n",
+      worst_outside, worst_drive, worst_inside);
+  /* The paper's finding: good agreement everywhere except where mode-1 and
+   * mode-3 disks turn at the same |w'| (Fig 11), where NS contacts close a
+   * loop and C1 and RC1 resolve its forces differently. */
+  ck_assert_msg(worst_outside < 2e-3, "CD and MD disagree by %.2e at N_L = %g", worst_outside, worst_drive);
+  ck_assert_msg(worst_k >= 0 && worst_inside > 0.03, "no discrepancy at the equal-magnitude states (%.2e)",
+                worst_inside);
+  /* Fig 11 at that drive: every |w'| = v', and the NS contacts (plane of
+   * the rolling disks, disk-disk where neighbours counter-rotate) close a
+   * loop through the disk that turns forwards. */
+  say("Fig 11 (N_L %g, v' %.6f): w'/v'", fig10_drives[worst_k], cd[worst_k].acc);
+  for (int i = 0; i < c_cd.L; i++)
+    say(" %+.6f", cd[worst_k].spin_acc[i]);
+  say("\n");
+  const unsigned st = cd[worst_k].states;
+  int loop = 0;
+  for (int j = 1; j + 1 < c_cd.L; j++)
+    loop |= (st >> (j - 1) & 1) && (st >> (j + 1) & 1) && (st >> (c_cd.L + j - 1) & 1) && (st >> (c_cd.L + j) & 1);
+  ck_assert_msg(loop, "N_L = %g: no loop of NS contacts (states %#x)", fig10_drives[worst_k], st);
+}
+END_TEST
+
+/* The data of the Figs 10-11 plot in docs/validation_laws.md (not a test):
+ * `test_array fig10_sweep LO HI N` runs only this case, which prints one
+ * row per drive and law: law N_L v' mu_g mu_e m_e same_states (0: the
+ * drive sits on a change of state, its mu_e is not a slope of one piece). */
+static double sweep_lo, sweep_hi;
+static int sweep_n;
+
+START_TEST(fig10_sweep)
+{
+  say("law,N_L,acc,mu_g,mu_e,m_e,same_states\n");
+  for (int md = 0; md < 2; md++) {
+    array_case c = fig10_case(md);
+    for (int k = 0; k < sweep_n; k++) {
+      effective_point p;
+      double drive = sweep_lo + (sweep_hi - sweep_lo) * k / (sweep_n > 1 ? sweep_n - 1 : 1);
+      int same = effective_at(&c, drive, &p, 0);
+      say("%s,%.6f,%.9f,%.9f,%.9f,%.6f,%d\n", md ? "MD" : "CD", drive, p.acc, p.mu_g, p.mu_e, p.m_e, same);
+    }
+  }
+}
+END_TEST
+
+static void add_tests(Suite *s)
+{
   TCase *rolling = tcase_create("rolling"), *fig8 = tcase_create("fig8");
+  int size;
   tcase_set_timeout(rolling, 300);
   tcase_set_timeout(fig8, 300);
   tcase_add_test(rolling, rolling_mode_constant_velocity_eq8);
@@ -501,6 +756,34 @@ int main(int argc, char **argv)
   tcase_add_test(fig8, static_friction_holds_the_array);
   suite_add_tcase(s, rolling);
   suite_add_tcase(s, fig8);
+  /* Figs 10-11 on one rank only: 60 runs of 5 disks, half of them MD at
+   * 1e5 steps, which on several ranks would time the messages of a 5-disk
+   * problem; MD and the array on several ranks are the other cases'. */
+  (void)MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size == 1) {
+    TCase *fig10 = tcase_create("fig10");
+    tcase_set_timeout(fig10, 300);
+    tcase_add_test(fig10, effective_friction_fig10);
+    suite_add_tcase(s, fig10);
+  }
+}
+
+int main(int argc, char **argv)
+{
+  int failed, any_failed;
+  if (PetscInitialize(&argc, &argv, NULL, NULL)) return 1;
+  (void)MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+  Suite *s = suite_create("array");
+  if (argc == 5 && !strcmp(argv[1], "fig10_sweep")) {
+    TCase *sweep = tcase_create("fig10_sweep");
+    sweep_lo = atof(argv[2]);
+    sweep_hi = atof(argv[3]);
+    sweep_n = atoi(argv[4]);
+    tcase_set_timeout(sweep, 0);
+    tcase_add_test(sweep, fig10_sweep);
+    suite_add_tcase(s, sweep);
+  } else
+    add_tests(s);
   SRunner *runner = srunner_create(s);
   srunner_set_fork_status(runner, CK_NOFORK);
   srunner_run_all(runner, world_rank == 0 ? CK_NORMAL : CK_SILENT);

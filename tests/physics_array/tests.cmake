@@ -3,5 +3,5 @@
 # reaches C1's steady state from every start, C2 holds the array at rest
 # below its static threshold where C1 moves it.
 moreau_test_program(test_array ${CMAKE_CURRENT_LIST_DIR}/test_array.c)
-moreau_serial_test(physics_array test_array TIMEOUT 120)
+moreau_serial_test(physics_array test_array TIMEOUT 240)
 moreau_mpi_test(physics_array test_array RANKS 2 4 TIMEOUT 300)
