@@ -535,7 +535,9 @@ END_TEST
 typedef struct {
   double acc, mu_g, mu_e, m_e;
   double spin_acc[MAX_L]; /* at N_L, over v' */
-  unsigned states;        /* bit i: plane contact of disk i + 1 NS; bit L + i: disks i + 1, i + 2 NS */
+  /* bit i: plane contact of disk i + 1 NS; bit L + i: disks i + 1, i + 2
+   * NS; bits 2L - 1 and 2L: the braking and the pushing block NS */
+  unsigned states;
 } effective_point;
 
 static array_case fig10_case(int md)
@@ -571,6 +573,10 @@ static unsigned contact_states(int L, double acc, const double *spin_acc)
     if (fabs(spin_acc[i] + acc) <= NS_TOL * acc) states |= 1u << i;
   for (int i = 0; i + 1 < L; i++)
     if (fabs(spin_acc[i] + spin_acc[i + 1]) <= NS_TOL * acc) states |= 1u << (L + i);
+  /* The blocks slide along the plane only: a disk sticks to one if it does
+   * not turn. */
+  if (fabs(spin_acc[0]) <= NS_TOL * acc) states |= 1u << (2 * L - 1);
+  if (fabs(spin_acc[L - 1]) <= NS_TOL * acc) states |= 1u << (2 * L);
   return states;
 }
 
@@ -624,9 +630,9 @@ static int equal_magnitudes(const effective_point *p, int L)
 
 /* Drives in the middle of the pieces of the C1 curve (measured on a sweep of
  * 300 drives from 0.05 to 6): mode 1 up to 0.96; disks 1-3 rolling, 4 and 5
- * at +-v' up to 1.46; disks 3-5 in mode 3 up to 1.86 (their spins reverse
- * at 1.70, a spike); disks 2-5 up to 3.10 (reversal at 2.44); then every
- * plane contact slides. */
+ * at +-0.94 v' up to 1.04, at exactly +-v' up to 1.46; disks 3-5 in mode 3
+ * up to 1.86 (their spins reverse at 1.70, a spike); disks 2-5 up to 3.10
+ * (reversal at 2.44); then every plane contact slides. */
 #define FIG10_N 15
 static const double fig10_drives[FIG10_N] = {0.3, 0.6, 0.9, 1.1, 1.2, 1.3, 1.6, 1.8, 2.0, 2.2, 2.7, 3.0, 3.5, 4.5, 6.0};
 
