@@ -61,7 +61,10 @@ moreau_err moreau_part_update(moreau_part *part, moreau_bodies *b, moreau_contac
   mean = (double)sum[0] / part->size;
   part->stats.imbalance = mean > 0.0 ? (double)max_work / mean : 1.0;
   if (part->size > 1 && part->stats.imbalance > part->threshold) {
+    /* Relabelled here only: the first split does not depend on where the
+     * bodies start (a reader's layout), a repartition moves few bodies. */
     MOREAU_CALL(part_partition(part, b, history));
+    MOREAU_CALL(part_relabel(part, b));
     part->stats.repartitions++;
   }
   MOREAU_CALL(redistribute(part, b, history, hist_lid, sum[1]));

@@ -111,6 +111,13 @@ void part_grid_range(const part_grid *g, const double *x, double r, int lo[3], i
  * weighting cells by bodies and by history entries of their bodies. */
 MOREAU_MUST_CHECK moreau_err part_partition(moreau_part *part, const moreau_bodies *b, const moreau_contacts *history);
 
+/* relabel.c */
+/* Collective. Renumbers the parts of a new cell map so that each goes to
+ * the rank that holds most of its bodies now (as far as ranks are free):
+ * a rebalance then moves few bodies. Used at repartitions, not at setup,
+ * whose split must not depend on where the bodies start. */
+MOREAU_MUST_CHECK moreau_err part_relabel(moreau_part *part, const moreau_bodies *b);
+
 /* partition_metis.c, partition_block.c: not collective; cell_rank out. */
 MOREAU_MUST_CHECK moreau_err part_partition_metis(const part_grid *g, const int32_t *weight, int nparts,
                                                   int *cell_rank);

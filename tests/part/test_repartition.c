@@ -3,6 +3,7 @@
  * migration into the corner) repartitions, after which the load is within
  * the threshold again and nothing is lost. */
 #include <math.h>
+#include <stdio.h>
 
 #include "part_test_cases.h"
 #include "part_test_util.h"
@@ -78,6 +79,97 @@ static void run_repartition(const part_test_scene *s, moreau_part_type type, dou
   PT_TRY(moreau_bodies_destroy(&b));
 }
 
+/* Root: the fewest bodies any labelling of the new parts could have moved,
+ * N - max over permutations pi of sum_r M[r][pi(r)], by trying every
+ * permutation (size <= 8: 40320). M[r * size + q]: bodies on rank r before
+ * and in part q after. */
+static long fewest_moves(const long *M, int size, long n)
+{
+  int perm[8], c[8] = {0};
+  long best = 0;
+  for (int r = 0; r < size; r++)
+    perm[r] = r;
+  /* Heap's algorithm. */
+  for (int i = 0;;) {
+    long kept = 0;
+    for (int r = 0; r < size; r++)
+      kept += M[r * size + perm[r]];
+    if (kept > best) best = kept;
+    while (i < size && c[i] >= i)
+      c[i++] = 0;
+    if (i >= size) break;
+    int j = i % 2 ? c[i] : 0, t = perm[j];
+    perm[j] = perm[i];
+    perm[i] = t;
+    c[i]++;
+    i = 0;
+  }
+  return n - best;
+}
+
+/* A mild drift (every body moves a little toward one side, which unbalances
+ * the ranks by tens of percent) and a forced repartition: the bodies moved
+ * are within 2x of the fewest any labelling of the new parts allows. */
+static void run_drift_relabel(const part_test_scene *s, moreau_part_type type)
+{
+  moreau_bodies *b;
+  moreau_contacts *h;
+  moreau_part *part;
+  moreau_part_stats st;
+  int size, rank;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (size == 1 || size > 8) return;
+  PT_TRY(part_test_make_bodies(s, PT_SLABS, &b));
+  PT_TRY(part_test_make_history(b, 0, &h));
+  PT_TRY(moreau_part_create(MPI_COMM_WORLD, &part));
+  moreau_part_set_type(part, type);
+  moreau_part_set_imbalance(part, 1e9);
+  PT_TRY(moreau_part_setup(part, b, h, 0.5));
+  /* x -> x (0.8 + 0.2 x / side) on every axis: bodies crowd toward the
+   * origin, the farthest by a tenth of the side. */
+  for (moreau_lid i = 0; i < b->n_owned; i++)
+    for (int k = 0; k < s->dim; k++)
+      b->x[3 * i + k] *= 0.8 + 0.2 * b->x[3 * i + k] / s->side;
+  PT_TRY(moreau_part_update(part, b, h, h->n));
+  /* Who holds each gid before the repartition, then after. */
+  long *before, *after, *M;
+  ck_assert_int_eq(moreau_calloc((size_t)s->n + 1, sizeof(long), &before), MOREAU_SUCCESS);
+  ck_assert_int_eq(moreau_calloc((size_t)s->n + 1, sizeof(long), &after), MOREAU_SUCCESS);
+  ck_assert_int_eq(moreau_calloc((size_t)size * size, sizeof(long), &M), MOREAU_SUCCESS);
+  for (moreau_lid i = 0; i < b->n_owned; i++)
+    before[b->gid[i]] = rank;
+  MPI_Allreduce(MPI_IN_PLACE, before, (int)s->n + 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+  const double imbalance = work_imbalance(b, h);
+  moreau_part_set_imbalance(part, 1.0);
+  PT_TRY(moreau_part_update(part, b, h, h->n));
+  moreau_part_get_stats(part, &st);
+  ck_assert_int_eq(st.repartitions, 1);
+  check_nothing_lost(s, part, b, h);
+  for (moreau_lid i = 0; i < b->n_owned; i++)
+    after[b->gid[i]] = rank;
+  MPI_Allreduce(MPI_IN_PLACE, after, (int)s->n + 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+  long moved = 0;
+  for (int64_t g = 1; g <= s->n; g++) {
+    M[before[g] * size + after[g]]++;
+    moved += before[g] != after[g];
+  }
+  ck_assert_int_eq(moved, st.migrated);
+  const long fewest = fewest_moves(M, size, (long)s->n);
+  if (rank == 0)
+    printf("%s %dD, %d ranks: imbalance %.3f after the drift; the repartition moved %ld of %ld bodies, the best "
+           "labelling %ld\n",
+           type == MOREAU_PART_METIS ? "metis" : "block", s->dim, size, imbalance, moved, (long)s->n, fewest);
+  ck_assert_msg(imbalance > 1.05, "the drift did not unbalance the ranks (%.3f)", imbalance);
+  ck_assert_msg(moved <= 2 * fewest + s->n / 100, "moved %ld bodies, the best labelling %ld", moved, fewest);
+  moreau_free(&before);
+  moreau_free(&after);
+  moreau_free(&M);
+  PT_TRY(moreau_part_destroy(&part));
+  PT_TRY(moreau_contacts_destroy(&h));
+  PT_TRY(moreau_bodies_destroy(&b));
+}
+
 START_TEST(test_repartition_2d)
 {
   part_test_scene s = {2, 3000, 80.0, 0.5, 1.0, 51};
@@ -94,10 +186,20 @@ START_TEST(test_repartition_3d)
 }
 END_TEST
 
+START_TEST(test_drift_relabel)
+{
+  part_test_scene s2 = {2, 3000, 80.0, 0.5, 1.0, 53}, s3 = {3, 3000, 24.0, 0.5, 1.0, 54};
+  run_drift_relabel(&s2, MOREAU_PART_METIS);
+  run_drift_relabel(&s2, MOREAU_PART_BLOCK);
+  run_drift_relabel(&s3, MOREAU_PART_METIS);
+}
+END_TEST
+
 TCase *part_tcase_repartition(void)
 {
   TCase *tc = tcase_create("repartition");
   tcase_add_test(tc, test_repartition_2d);
   tcase_add_test(tc, test_repartition_3d);
+  tcase_add_test(tc, test_drift_relabel);
   return tc;
 }
