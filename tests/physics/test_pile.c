@@ -275,7 +275,12 @@ START_TEST(test_seed_determinism)
   double ha = mean_height(a), hc = mean_height(c);
   if (moreau_sim_rank(a) == 0)
     printf("mean height: seed 5 %.6g, seed 6 %.6g; wall load %.6g vs %.6g\n", ha, hc, wall_load(a), wall_load(c));
-  ck_assert_msg(fabs(ha - hc) < 0.01 * ha, "mean heights %g and %g differ by more than 1%%", ha, hc);
+  /* Two seeds are two samples of the pile's height: over seeds 1-10 on 2
+   * ranks the mean height was 7.458 with a standard deviation of 0.47%
+   * (7.396 to 7.519), so the difference of two has 0.67%. 2.5% is 3.7 of
+   * those: a pile that settles differently fails, a fair sample does not
+   * (1% failed seeds 5 and 6 at 1.08%). */
+  ck_assert_msg(fabs(ha - hc) < 0.025 * ha, "mean heights %g and %g differ by more than 2.5%%", ha, hc);
   ck_assert(fabs(wall_load(a) - wall_load(c)) < 0.01 * weight(a));
   PAR_TRY(MPI_COMM_WORLD, moreau_sim_destroy(&a));
   PAR_TRY(MPI_COMM_WORLD, moreau_sim_destroy(&c));
