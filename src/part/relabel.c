@@ -37,8 +37,9 @@ static int cmp_overlap(const void *a, const void *b)
 static moreau_err local_row(const moreau_part *part, const moreau_bodies *b, int64_t **row, int *n)
 {
   int *parts;
-  MOREAU_CALL(moreau_malloc((size_t)(b->n_owned + 1) * sizeof(int), &parts));
+  /* The row first: the caller frees it whatever happens here. */
   MOREAU_CALL(moreau_malloc(2 * (size_t)(b->n_owned + 1) * sizeof(int64_t), row));
+  MOREAU_CALL(moreau_malloc((size_t)(b->n_owned + 1) * sizeof(int), &parts));
   for (moreau_lid i = 0; i < b->n_owned; i++)
     parts[i] = part->cell_rank[part_grid_cell(&part->grid, &b->x[3 * i])];
   qsort(parts, (size_t)b->n_owned, sizeof(int), cmp_int);
@@ -64,7 +65,9 @@ static moreau_err match(int size, const int64_t *pairs, const int *counts, int *
   for (int r = 0; r < size; r++)
     total += counts[r];
   MOREAU_CALL(moreau_malloc((size_t)(total + 1) * sizeof(*o), &o));
-  MOREAU_CALL(moreau_calloc((size_t)size, 1, &rank_used));
+  moreau_err err = moreau_calloc((size_t)size, 1, &rank_used);
+  if (err) moreau_free(&o);
+  MOREAU_CALL(err);
   for (int64_t k = 0, r = 0, left = counts[0]; k < total; k++) {
     while (left == 0)
       left = counts[++r];
