@@ -23,12 +23,14 @@ static const moreau_option_spec bench_options[] = {
     {"-bench_tile", "<int>", "1",
      "make the scene k times wider: copies of the bodies side by side, every other one mirrored (2D)"},
     {"-bench_tile_x", "<x0,x1>", "", "the scene's side walls, needed by -bench_tile > 1"},
+    {"-bench_forces", "<file>", "",
+     "write the last step's contact forces to this CSV file (gid_a,gid_b,point,f_n,f_t,f_s; a wall is gid_b < 0)"},
     {NULL, NULL, NULL, NULL}};
 
 typedef struct {
   int64_t steps, tile;
   double tile_x[2];
-  char csv[4096], label[256];
+  char csv[4096], label[256], forces[4096];
 } bench_config;
 
 /* Global figures of one step; per-rank quantities as min, mean and max. */
@@ -161,7 +163,7 @@ static const char csv_header[] =
     "label,ranks,bodies,step,contacts,iterations,residual,converged,step_seconds,solve_seconds,detect_seconds,"
     "imbalance,interface_copies,interface_bodies_min,interface_bodies_mean,interface_bodies_max,"
     "sweep_messages_min,sweep_messages_mean,sweep_messages_max,sweep_bytes_min,sweep_bytes_mean,sweep_bytes_max,"
-    "warm_started_contacts";
+    "warm_started_contacts,law_residual,interface_spread";
 
 /* Rank 0 only. */
 static moreau_err write_row(const bench_config *cfg, const moreau_sim *sim, const step_figures *f)
@@ -187,15 +189,80 @@ static moreau_err write_row(const bench_config *cfg, const moreau_sim *sim, cons
   fseek(fp, 0, SEEK_END);
   size = ftell(fp);
   if (size == 0) fprintf(fp, "%s\n", csv_header);
-  fprintf(
-      fp,
-      "%s,%d,%lld,%lld,%lld,%d,%.6g,%d,%.6g,%.6g,%.6g,%.4f,%lld,%.0f,%.2f,%.0f,%.0f,%.2f,%.0f,%.0f,%.2f,%.0f,%lld\n",
-      cfg->label, moreau_sim_size(sim), (long long)f->bodies, (long long)moreau_sim_step_index(sim),
-      (long long)f->contacts, solve->iterations, solve->residual, solve->converged, f->step_seconds, f->solve_seconds,
-      f->detect_seconds, imbalance, (long long)f->interface_copies, f->iface[0], f->iface[1], f->iface[2], f->msgs[0],
-      f->msgs[1], f->msgs[2], f->bytes[0], f->bytes[1], f->bytes[2], (long long)f->warm_matched);
+  fprintf(fp,
+          "%s,%d,%lld,%lld,%lld,%d,%.6g,%d,%.6g,%.6g,%.6g,%.4f,%lld,%.0f,%.2f,%.0f,%.0f,%.2f,%.0f,%.0f,%.2f,%.0f,%lld,%"
+          ".6g,%."
+          "6g\n",
+          cfg->label, moreau_sim_size(sim), (long long)f->bodies, (long long)moreau_sim_step_index(sim),
+          (long long)f->contacts, solve->iterations, solve->residual, solve->converged, f->step_seconds,
+          f->solve_seconds, f->detect_seconds, imbalance, (long long)f->interface_copies, f->iface[0], f->iface[1],
+          f->iface[2], f->msgs[0], f->msgs[1], f->msgs[2], f->bytes[0], f->bytes[1], f->bytes[2],
+          (long long)f->warm_matched, solve->law_residual, solve->interface_spread);
   MOREAU_CHECK(fclose(fp) == 0, MOREAU_ERR_IO, "%s: write failed", cfg->csv);
   return MOREAU_SUCCESS;
+}
+
+/* One contact of the forces file. */
+typedef struct {
+  double gid_a, gid_b, point, f[3];
+} contact_row;
+
+static int by_key(const void *x, const void *y)
+{
+  const contact_row *a = x, *b = y;
+  for (int k = 0; k < 3; k++) {
+    double u = (&a->gid_a)[k], v = (&b->gid_a)[k];
+    if (u != v) return u < v ? -1 : 1;
+  }
+  return 0;
+}
+
+/* Collective: the contacts of every rank gathered on rank 0, sorted by key
+ * and written there (the reference of an equal-accuracy comparison). */
+static moreau_err write_forces(const char *path, const moreau_sim *sim)
+{
+  const moreau_contacts *c = moreau_sim_contacts(sim);
+  MPI_Comm comm = moreau_sim_comm(sim);
+  const int width = sizeof(contact_row) / sizeof(double), size = moreau_sim_size(sim);
+  contact_row *mine = NULL, *all = NULL;
+  int *counts = NULL, *offsets = NULL, n = (int)c->n * width, total = 0;
+  moreau_err err = MOREAU_SUCCESS;
+  MOREAU_CALL(moreau_malloc(((size_t)c->n + 1) * sizeof(*mine), &mine));
+  for (moreau_lid k = 0; k < c->n; k++) {
+    mine[k] = (contact_row){(double)c->gid_a[k], (double)c->gid_b[k], (double)c->point[k], {0, 0, 0}};
+    memcpy(mine[k].f, &c->force[3 * k], sizeof(mine[k].f));
+  }
+  if (moreau_sim_rank(sim) == 0) {
+    MOREAU_CALL(moreau_calloc((size_t)size, sizeof(int), &counts));
+    MOREAU_CALL(moreau_calloc((size_t)size, sizeof(int), &offsets));
+  }
+  MOREAU_MPI_CALL(MPI_Gather(&n, 1, MPI_INT, counts, 1, MPI_INT, 0, comm));
+  if (moreau_sim_rank(sim) == 0) {
+    for (int r = 0; r < size; r++) {
+      offsets[r] = total;
+      total += counts[r];
+    }
+    MOREAU_CALL(moreau_malloc(((size_t)total + width) * sizeof(double), &all));
+  }
+  MOREAU_MPI_CALL(MPI_Gatherv(mine, n, MPI_DOUBLE, all, counts, offsets, MPI_DOUBLE, 0, comm));
+  if (moreau_sim_rank(sim) == 0) {
+    FILE *fp = fopen(path, "w");
+    if (!fp) {
+      err = moreau_error_raise(MOREAU_ERR_IO, __FILE__, __LINE__, __func__, "%s: cannot open for writing", path);
+    } else {
+      qsort(all, (size_t)(total / width), sizeof(contact_row), by_key);
+      fprintf(fp, "gid_a,gid_b,point,f_n,f_t,f_s\n");
+      for (int k = 0; k < total / width; k++)
+        fprintf(fp, "%.0f,%.0f,%.0f,%.17g,%.17g,%.17g\n", all[k].gid_a, all[k].gid_b, all[k].point, all[k].f[0],
+                all[k].f[1], all[k].f[2]);
+      if (fclose(fp)) err = moreau_error_raise(MOREAU_ERR_IO, __FILE__, __LINE__, __func__, "%s: write failed", path);
+    }
+  }
+  moreau_free(&mine);
+  moreau_free(&all);
+  moreau_free(&counts);
+  moreau_free(&offsets);
+  return moreau_error_agree(comm, err);
 }
 
 static moreau_err run(const bench_config *cfg, moreau_sim *sim)
@@ -211,6 +278,7 @@ static moreau_err run(const bench_config *cfg, moreau_sim *sim)
     if (moreau_sim_rank(sim) == 0) err = write_row(cfg, sim, &f);
     MOREAU_CALL(moreau_error_agree(moreau_sim_comm(sim), err));
   }
+  if (cfg->forces[0]) MOREAU_CALL(write_forces(cfg->forces, sim));
   return MOREAU_SUCCESS;
 }
 
@@ -220,6 +288,7 @@ static moreau_err read_config(bench_config *cfg)
   MOREAU_CHECK(cfg->steps >= 1, MOREAU_ERR_INPUT, "option -bench_steps: must be >= 1");
   MOREAU_CALL(moreau_option_string("-bench_csv", cfg->csv, sizeof(cfg->csv)));
   MOREAU_CALL(moreau_option_string("-bench_label", cfg->label, sizeof(cfg->label)));
+  MOREAU_CALL(moreau_option_string("-bench_forces", cfg->forces, sizeof(cfg->forces)));
   MOREAU_CHECK(!strpbrk(cfg->label, ",\"\n"), MOREAU_ERR_INPUT, "option -bench_label: no comma, quote or newline");
   MOREAU_CALL(moreau_option_int("-bench_tile", &cfg->tile));
   MOREAU_CHECK(cfg->tile >= 1, MOREAU_ERR_INPUT, "option -bench_tile: must be >= 1");

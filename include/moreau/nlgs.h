@@ -25,7 +25,8 @@ typedef struct moreau_nlgs moreau_nlgs;
 typedef enum {
   MOREAU_NLGS_NORM_MEAN, /* sum |dP| / sum |P|: the force-weighted mean of eq 41's ratios */
   MOREAU_NLGS_NORM_QUAD, /* sqrt(sum |dP|^2 / sum |P|^2): quadratic mean */
-  MOREAU_NLGS_NORM_MAX   /* max over contacts of |dP| / |P|: eq 41 as written */
+  MOREAU_NLGS_NORM_MAX,  /* max over contacts of |dP| / |P|: eq 41 as written */
+  MOREAU_NLGS_NORM_LAW   /* the law residual (below): the distance of the forces to the solution */
 } moreau_nlgs_norm;
 
 typedef struct {
@@ -33,6 +34,22 @@ typedef struct {
   double residual; /* last convergence measure */
   int converged;
   double seconds;
+  /* The law residual of the returned forces: every contact's local solve
+   * made once more from the same velocities (a Jacobi pass, undone
+   * afterwards), sum |P_local - P| / sum |P_local|. Zero exactly when every
+   * contact meets its law with the velocities the forces give, whatever the
+   * sweep order or the partition; the increment norms are not (a slowly
+   * contracting iteration makes small steps far from the solution). It is
+   * evaluated after the interface average, when every copy of a body has the
+   * velocity of the global forces; an interface contact's local solve uses
+   * its copies' split masses, so it counts at most k times less there (k:
+   * the ranks holding the body). 0 for explicit laws (-method md). */
+  double law_residual;
+  /* The largest difference, over interface bodies and velocity components,
+   * between one rank's copy and the average of all copies before the last
+   * sweep's average (a velocity; 0 on one rank): how far the subdomains
+   * disagreed when they last exchanged. */
+  double interface_spread;
 } moreau_nlgs_result;
 
 /* What one solve works on. Body velocities on entry are the free velocities
@@ -74,6 +91,13 @@ void moreau_nlgs_set_warm_start(moreau_nlgs *nlgs, int warm);
  * within max_it sweeps is not an error: result->converged says so. */
 MOREAU_MUST_CHECK moreau_err moreau_nlgs_solve(moreau_nlgs *nlgs, const moreau_nlgs_problem *prob,
                                                moreau_nlgs_result *result);
+
+/* Collective. The law residual (see moreau_nlgs_result) of the forces in
+ * prob->contacts, without sweeping: the velocities on entry are the free
+ * velocities as for moreau_nlgs_solve, on return those of the given forces;
+ * the forces are unchanged. */
+MOREAU_MUST_CHECK moreau_err moreau_nlgs_law_residual(moreau_nlgs *nlgs, const moreau_nlgs_problem *prob,
+                                                      double *residual);
 
 /* Total contact updates (one local solve each) on this rank since creation. */
 int64_t moreau_nlgs_updates(const moreau_nlgs *nlgs);

@@ -150,6 +150,11 @@ MOREAU_MUST_CHECK moreau_err moreau_part_wall_interface_build(moreau_part *part,
  * velocities are averaged over the touching ranks (one small reduction). */
 MOREAU_MUST_CHECK moreau_err moreau_part_interface_average(moreau_part *part, moreau_bodies *b, moreau_walls *w);
 
+/* Not collective. The largest difference, over this rank's interface bodies
+ * and velocity components, between a holder copy and the average in the
+ * last moreau_part_interface_average (0 when there was no interface). */
+double moreau_part_interface_spread(const moreau_part *part);
+
 /* Collective. values holds width doubles per local body (owned then ghosts:
  * values[width i .. width i + width)). Every holder copy of an interface body
  * (a rank whose contacts touch it, as given to the last

@@ -17,8 +17,8 @@ struct moreau_run_output {
 };
 
 static const char *const fixed_columns[] = {
-    "step",          "time",           "contacts",    "iterations",     "residual", "converged",
-    "solve_seconds", "detect_seconds", "max_overlap", "kinetic_energy", NULL};
+    "step",           "time",        "contacts",       "iterations",   "residual",         "converged", "solve_seconds",
+    "detect_seconds", "max_overlap", "kinetic_energy", "law_residual", "interface_spread", NULL};
 
 static moreau_err open_series(const moreau_sim *sim, const char *dir, const moreau_run_analysis_config *an, int resume,
                               moreau_run_output **outp)
@@ -248,6 +248,8 @@ moreau_err moreau_run_output_row(moreau_run_output *out, const moreau_sim *sim)
   r[k++] = st->detect_seconds;
   r[k++] = st->max_overlap;
   MOREAU_CALL(moreau_kinetic_energy(sim, &r[k++]));
+  r[k++] = st->solve.law_residual;
+  r[k++] = st->solve.interface_spread;
   for (int w = 0; w < walls->n; w++) {
     for (int d = 0; d < dim; d++)
       r[k++] = walls->reaction[3 * w + d];

@@ -6,8 +6,8 @@
 
 const moreau_option_spec moreau_nlgs_options[] = {
     {"-nlgs_tol", "<real>", "1e-4", "precision eps_f on the relative force change (seed 000 eq 41)"},
-    {"-nlgs_norm", "<mean|quad|max>", "mean",
-     "convergence measure: sum|dP|/sum|P|, quadratic mean, or eq 41's maximum over contacts"},
+    {"-nlgs_norm", "<mean|quad|max|law>", "mean",
+     "convergence measure: sum|dP|/sum|P|, quadratic mean, eq 41's maximum over contacts, or the law residual"},
     {"-nlgs_min_it", "<int>", "2", "minimum number of sweeps per step"},
     {"-nlgs_max_it", "<int>", "2000", "maximum number of sweeps per step"},
     {"-nlgs_check_every", "<int>", "1", "take the global convergence test every k sweeps"},
@@ -43,6 +43,7 @@ void moreau_nlgs_set_law(moreau_nlgs *s, const moreau_law *law)
   s->sweep = s->dim == 2 ? law->sweep2d : law->sweep3d;
   s->row_size = s->dim == 2 ? law->row_size2d : law->row_size3d;
   moreau_free(&s->rows); /* reallocated at the new record size by the next solve */
+  moreau_free(&s->row_saved);
   s->row_cap = 0;
 }
 
@@ -51,6 +52,7 @@ moreau_err moreau_nlgs_destroy(moreau_nlgs **nlgs)
   moreau_nlgs *s = *nlgs;
   if (!s) return MOREAU_SUCCESS;
   moreau_free(&s->rows);
+  moreau_free(&s->row_saved);
   moreau_free(&s->row_contact);
   moreau_free(&s->order);
   moreau_free(&s->mult);
@@ -65,7 +67,7 @@ moreau_err moreau_nlgs_destroy(moreau_nlgs **nlgs)
 
 moreau_err moreau_nlgs_set_from_options(moreau_nlgs *s)
 {
-  static const char *const norms[] = {"mean", "quad", "max", NULL};
+  static const char *const norms[] = {"mean", "quad", "max", "law", NULL};
   int norm;
   int64_t min_it, max_it, every, seed;
   double tol;
@@ -123,6 +125,7 @@ static moreau_err reserve(moreau_nlgs *s, moreau_lid nrows, moreau_lid nbodies, 
     moreau_lid cap = nrows + nrows / 2 + 64;
     moreau_free(&s->rows);
     MOREAU_CALL(moreau_malloc((size_t)cap * s->row_size, &s->rows));
+    if (!s->row_saved) MOREAU_CALL(moreau_malloc(s->row_size, &s->row_saved));
     MOREAU_CALL(moreau_realloc((size_t)cap * sizeof(moreau_lid), &s->row_contact));
     MOREAU_CALL(moreau_realloc((size_t)cap * sizeof(moreau_lid), &s->order));
     s->row_cap = cap;
@@ -183,15 +186,24 @@ static moreau_err share_counts(moreau_nlgs *s, const moreau_nlgs_problem *prob)
   return MOREAU_SUCCESS;
 }
 
+/* The sums every convergence check reduces over the ranks, in one message:
+ * the sweep's increment sums (seed 000 eq 41 and its variants), the law
+ * residual's (with -nlgs_norm law) and the interface spread. */
+enum { G_DP, G_P, G_DP2, G_P2, G_MAX_RATIO, G_LAW_DP, G_LAW_P, G_SPREAD, G_N };
+
+static double ratio(double num, double den) { return den > 0 ? num / den : (num > 0 ? 1.0 : 0.0); }
+
 static double measure(const moreau_nlgs *s, const double *g)
 {
   switch (s->norm) {
   case MOREAU_NLGS_NORM_QUAD:
-    return g[3] > 0 ? sqrt(g[2] / g[3]) : (g[2] > 0 ? 1.0 : 0.0);
+    return g[G_P2] > 0 ? sqrt(g[G_DP2] / g[G_P2]) : (g[G_DP2] > 0 ? 1.0 : 0.0);
   case MOREAU_NLGS_NORM_MAX:
-    return g[4];
+    return g[G_MAX_RATIO];
+  case MOREAU_NLGS_NORM_LAW:
+    return ratio(g[G_LAW_DP], g[G_LAW_P]);
   default:
-    return g[1] > 0 ? g[0] / g[1] : (g[0] > 0 ? 1.0 : 0.0);
+    return ratio(g[G_DP], g[G_P]);
   }
 }
 
@@ -199,11 +211,9 @@ static void reduce_sums(void *in, void *inout, int *len, MPI_Datatype *type)
 {
   const double *a = in;
   double *b = inout;
-  for (int i = 0; i < *len; i += 5) {
-    for (int k = 0; k < 4; k++)
-      b[i + k] += a[i + k];
-    if (a[i + 4] > b[i + 4]) b[i + 4] = a[i + 4];
-  }
+  for (int i = 0; i < *len; i += G_N)
+    for (int k = 0; k < G_N; k++)
+      b[i + k] = k == G_MAX_RATIO || k == G_SPREAD ? fmax(a[i + k], b[i + k]) : b[i + k] + a[i + k];
 }
 
 static void shuffle(moreau_rng *rng, moreau_lid *order, moreau_lid n)
@@ -216,29 +226,61 @@ static void shuffle(moreau_rng *rng, moreau_lid *order, moreau_lid n)
   }
 }
 
-moreau_err moreau_nlgs_solve(moreau_nlgs *s, const moreau_nlgs_problem *prob, moreau_nlgs_result *res)
+/* The records of prob's contacts, their impulses applied to the bodies and
+ * the copies of interface bodies averaged: the velocities are then those of
+ * the contact forces. Returns the record count and the global contact
+ * count. */
+static moreau_err setup_rows(moreau_nlgs *s, const moreau_nlgs_problem *prob, moreau_lid *nrows, int64_t *nglobal)
 {
-  moreau_contacts *c = prob->contacts;
-  moreau_lid nrows;
-  int64_t nglobal = c->n;
-  double t0 = MPI_Wtime(), g[5] = {0, 0, 0, 0, 0};
-  moreau_law_sweep_args args;
-  MPI_Op op;
-
+  const moreau_contacts *c = prob->contacts;
   MOREAU_CHECK(prob->bodies->dim == s->dim, MOREAU_ERR_INTERNAL, "a %dD solver given %dD bodies", s->dim,
                prob->bodies->dim);
   MOREAU_CHECK(prob->part, MOREAU_ERR_INTERNAL, "moreau_nlgs_solve: no partition");
   MOREAU_CALL(reserve(s, c->n, moreau_bodies_n_local(prob->bodies), prob->walls->n));
+  MOREAU_CALL(share_counts(s, prob));
+  *nrows = s->ops->build(s, prob);
+  MOREAU_ASSERT(*nrows >= 0 && *nrows <= c->n);
+  s->ops->apply(s, *nrows);
+  MOREAU_CALL(moreau_part_interface_average(prob->part, prob->bodies, prob->walls));
+  *nglobal = c->n;
+  MOREAU_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, nglobal, 1, MPI_INT64_T, MPI_SUM, s->comm));
+  return MOREAU_SUCCESS;
+}
+
+/* The global law residual of the records' impulses (one small reduction). */
+static moreau_err law_residual(moreau_nlgs *s, moreau_contacts *c, moreau_lid nrows, double *residual)
+{
+  double dp[2];
+  nlgs_law_residual_sums(s, c, nrows, dp);
+  MOREAU_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, dp, 2, MPI_DOUBLE, MPI_SUM, s->comm));
+  *residual = ratio(dp[0], dp[1]);
+  return MOREAU_SUCCESS;
+}
+
+moreau_err moreau_nlgs_law_residual(moreau_nlgs *s, const moreau_nlgs_problem *prob, double *residual)
+{
+  moreau_lid nrows;
+  int64_t nglobal;
+  MOREAU_CALL(setup_rows(s, prob, &nrows, &nglobal));
+  *residual = 0.0;
+  if (!s->law->explicit_forces) MOREAU_CALL(law_residual(s, prob->contacts, nrows, residual));
+  return MOREAU_SUCCESS;
+}
+
+moreau_err moreau_nlgs_solve(moreau_nlgs *s, const moreau_nlgs_problem *prob, moreau_nlgs_result *res)
+{
+  moreau_contacts *c = prob->contacts;
+  moreau_lid nrows;
+  int64_t nglobal;
+  double t0 = MPI_Wtime(), g[G_N];
+  const int by_law = s->norm == MOREAU_NLGS_NORM_LAW;
+  moreau_law_sweep_args args;
+  MPI_Op op;
+
   if (!s->warm || s->law->explicit_forces) {
     if (c->n) memset(c->force, 0, 3 * (size_t)c->n * sizeof(double));
   }
-  MOREAU_CALL(share_counts(s, prob));
-  nrows = s->ops->build(s, prob);
-  MOREAU_ASSERT(nrows >= 0 && nrows <= c->n);
-  s->ops->apply(s, nrows);
-  MOREAU_CALL(moreau_part_interface_average(prob->part, prob->bodies, prob->walls));
-  MOREAU_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, &nglobal, 1, MPI_INT64_T, MPI_SUM, s->comm));
-
+  MOREAU_CALL(setup_rows(s, prob, &nrows, &nglobal));
   for (moreau_lid k = 0; k < nrows; k++)
     s->order[k] = k;
   args.rows = s->rows;
@@ -261,15 +303,19 @@ moreau_err moreau_nlgs_solve(moreau_nlgs *s, const moreau_nlgs_problem *prob, mo
       break;
     }
     if (it % s->check_every && it != s->max_it) continue;
-    g[0] = sums.dp;
-    g[1] = sums.p;
-    g[2] = sums.dp2;
-    g[3] = sums.p2;
-    g[4] = sums.max_ratio;
+    g[G_DP] = sums.dp;
+    g[G_P] = sums.p;
+    g[G_DP2] = sums.dp2;
+    g[G_P2] = sums.p2;
+    g[G_MAX_RATIO] = sums.max_ratio;
+    g[G_LAW_DP] = g[G_LAW_P] = 0.0;
+    if (by_law) nlgs_law_residual_sums(s, c, nrows, &g[G_LAW_DP]);
+    g[G_SPREAD] = moreau_part_interface_spread(prob->part);
     moreau_log_begin(MOREAU_EV_NLGS_CONVERGENCE);
-    MOREAU_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, g, 5, MPI_DOUBLE, op, s->comm));
+    MOREAU_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, g, G_N, MPI_DOUBLE, op, s->comm));
     moreau_log_end(MOREAU_EV_NLGS_CONVERGENCE);
     res->residual = measure(s, g);
+    res->interface_spread = g[G_SPREAD];
     if (it >= s->min_it && res->residual < s->tol) {
       res->converged = 1;
       break;
@@ -277,6 +323,14 @@ moreau_err moreau_nlgs_solve(moreau_nlgs *s, const moreau_nlgs_problem *prob, mo
   }
   MPI_Op_free(&op);
   if (nglobal == 0) res->converged = 1;
+  /* The last check was on the returned forces (the loop ends at a check). */
+  if (by_law)
+    res->law_residual = res->residual;
+  else if (nglobal > 0 && !s->law->explicit_forces) {
+    moreau_log_begin(MOREAU_EV_NLGS_CONVERGENCE);
+    MOREAU_CALL(law_residual(s, c, nrows, &res->law_residual));
+    moreau_log_end(MOREAU_EV_NLGS_CONVERGENCE);
+  }
 
   if (c->n) memset(c->force, 0, 3 * (size_t)c->n * sizeof(double));
   s->ops->store(s, nrows, prob->dt, c);

@@ -36,8 +36,11 @@ static void set_velocity(void *obj, int width, moreau_lid i, const double *in)
 moreau_err moreau_part_interface_average(moreau_part *part, moreau_bodies *b, moreau_walls *w)
 {
   moreau_log_begin(MOREAU_EV_EXCHANGE);
-  MOREAU_CALL(part_interface_reduce(part, b, part->ncomp, 1, get_velocity, set_velocity, b));
+  /* The spread is measured on the velocity: 2 components of (vx, vy, wz), 3 of (v, w). */
+  MOREAU_CALL(part_interface_reduce(part, b, part->ncomp, part->ncomp == 3 ? 2 : 3, get_velocity, set_velocity, b));
   moreau_log_end(MOREAU_EV_EXCHANGE);
   if (w) MOREAU_CALL(part_wall_average(part, w));
   return MOREAU_SUCCESS;
 }
+
+double moreau_part_interface_spread(const moreau_part *part) { return part->iface_spread; }

@@ -1,3 +1,5 @@
+#include <math.h>
+
 #include "part_private.h"
 
 /* Room for width doubles per body in the slot sum and the message buffers
@@ -39,12 +41,14 @@ static moreau_err pack_and_send(const moreau_part *part, const part_plan *p, int
 /* The owner sums its own copy first (when it holds the body), then the
  * holders' copies in increasing rank order (gather_recv is grouped by
  * increasing rank): a fixed order, so the result is bitwise reproducible
- * whatever the arrival order of the messages. */
+ * whatever the arrival order of the messages. With average > 0, also the
+ * largest difference of a copy from the average in the first `average`
+ * components. */
 static void combine(moreau_part *part, int width, int average, part_get_fn get, part_set_fn set, void *obj)
 {
   const part_plan *p = &part->gather_recv;
   size_t w = (size_t)width;
-  double *sum = part->iface_sum;
+  double *sum = part->iface_sum, spread = 0.0, own[6];
   for (moreau_lid s = 0; s < part->n_iface; s++) {
     if (part->iface_own[s])
       get(obj, width, part->iface_lid[s], &sum[w * s]);
@@ -56,11 +60,22 @@ static void combine(moreau_part *part, int width, int average, part_get_fn get, 
     for (size_t c = 0; c < w; c++)
       sum[w * p->index[e] + c] += part->gather_rbuf[w * e + c];
   for (moreau_lid s = 0; s < part->n_iface; s++) {
-    if (average)
+    if (average) {
       for (size_t c = 0; c < w; c++)
         sum[w * s + c] /= (double)part->iface_k[s];
+      if (part->iface_own[s]) {
+        get(obj, width, part->iface_lid[s], own);
+        for (int c = 0; c < average; c++)
+          spread = fmax(spread, fabs(own[c] - sum[w * s + c]));
+      }
+    }
     set(obj, width, part->iface_lid[s], &sum[w * s]);
   }
+  if (average)
+    for (moreau_lid e = 0; e < part_plan_total(p); e++)
+      for (int c = 0; c < average; c++)
+        spread = fmax(spread, fabs(part->gather_rbuf[w * e + c] - sum[w * p->index[e] + c]));
+  part->iface_spread = spread;
 }
 
 moreau_err part_interface_reduce(moreau_part *part, const moreau_bodies *b, int width, int average, part_get_fn get,

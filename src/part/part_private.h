@@ -78,6 +78,9 @@ struct moreau_part {
   part_plan scatter_recv; /* ghost lids with >= 2 holders, per owner */
   double *gather_sbuf, *gather_rbuf, *scatter_sbuf, *scatter_rbuf;
   int buf_width; /* doubles per body the slot sum and the four buffers have room for */
+  /* Of the last average: the largest |copy - average| of the first
+   * spread_comps components over this rank's interface slots. */
+  double iface_spread;
   MPI_Request *requests;
 
   /* Force-driven walls touched by contacts, from the last
@@ -188,7 +191,9 @@ typedef void (*part_set_fn)(void *obj, int width, moreau_lid i, const double *in
  * is a holder, then the holders by increasing rank, so every copy gets the
  * same bits whatever the arrival order of the messages. Other copies are
  * left alone. Nonblocking point-to-point messages with interface neighbours
- * only. */
+ * only. With average nonzero, part->iface_spread gets the largest difference
+ * between a holder copy and the average over the first `average` components
+ * (the velocity's, not the spin's). */
 MOREAU_MUST_CHECK moreau_err part_interface_reduce(moreau_part *part, const moreau_bodies *b, int width, int average,
                                                    part_get_fn get, part_set_fn set, void *obj);
 

@@ -1,0 +1,253 @@
+/* The law residual (moreau_nlgs_law_residual, -nlgs_norm law) on a problem
+ * with a known solution: a column of N equal disks standing on a floor under
+ * gravity, each touching the next, from rest. One Moreau-Jean step from rest
+ * has free velocities -g dt and the exact solution brings every disk to rest:
+ * the contact under disk j (j = 0 at the bottom) carries the weight of the
+ * N - j disks above it, f_n = (N - j) m g, with no friction force, for every
+ * law here (plain, cohesive, static/dynamic, rolling: nothing slides, pulls or
+ * turns). The column is split across the ranks (one partition cell wide), so
+ * on P > 1 its interface bodies are glued copies.
+ *
+ * Checks: the residual of the exact forces is zero to round-off and leaves
+ * the forces, the contact states and the velocities as the forces give them
+ * (the evaluation is undone); it is positive when one contact's force is off
+ * and grows with the error; a solve stopped by the law norm reaches the
+ * closed form more closely as its tolerance falls, and reports the
+ * residual of the forces it returns. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "moreau/law.h"
+#include "moreau/nlgs.h"
+#include "parallel.h"
+#include "scene.h"
+
+#define N_DISKS 24
+#define RADIUS 0.5
+#define GRAVITY 9.81
+#define DT 1e-3
+
+typedef struct {
+  moreau_sim *sim;
+  moreau_nlgs_problem prob;
+  double *u_minus;
+  double *exact; /* per local contact: the closed-form normal force */
+} column;
+
+/* Collective. The column under the law name (pair parameters law), the
+ * contacts detected at rest. */
+static void column_create(const char *name, const moreau_pair_law *law, column *col)
+{
+  MPI_Comm comm = MPI_COMM_WORLD;
+  moreau_sim *sim;
+  PAR_TRY(comm, moreau_sim_create(comm, 2, &sim));
+  PAR_TRY(comm, moreau_sim_set_law(sim, moreau_law_find(name)));
+  PAR_TRY(comm, moreau_materials_set_pair(moreau_sim_materials(sim), 0, 0, law));
+  moreau_sim_set_dt(sim, DT);
+  moreau_sim_set_gravity(sim, (const double[3]){0.0, -GRAVITY, 0.0});
+  PAR_TRY(comm, scene_add_fixed_wall(sim, 0.0, 0.0, 0.0, 1.0));
+  moreau_err err = MOREAU_SUCCESS;
+  if (par_rank(comm) == 0)
+    for (int j = 0; j < N_DISKS && !err; j++)
+      err = scene_add_body(sim, j, (const double[3]){3.0, RADIUS * (2 * j + 1), 0.0}, NULL, RADIUS, 1.0, 0);
+  PAR_TRY(comm, err);
+  PAR_TRY(comm, moreau_sim_setup(sim, 1e-9));
+  PAR_TRY(comm, moreau_sim_detect(sim));
+
+  moreau_contacts *c = moreau_sim_contacts(sim);
+  const moreau_bodies *b = moreau_sim_bodies(sim);
+  col->sim = sim;
+  col->u_minus = calloc(3 * (size_t)c->n + 1, sizeof(double));
+  col->exact = calloc((size_t)c->n + 1, sizeof(double));
+  for (moreau_lid k = 0; k < c->n; k++) {
+    moreau_gid lowest = b->gid[c->a[k]];
+    if (c->b[k] >= 0 && b->gid[c->b[k]] > lowest) lowest = b->gid[c->b[k]];
+    if (c->b[k] < 0) lowest = 0;
+    col->exact[k] = (double)(N_DISKS - lowest) * GRAVITY / b->inv_mass[c->a[k]];
+  }
+  col->prob = (moreau_nlgs_problem){moreau_sim_bodies(sim),
+                                    moreau_sim_walls(sim),
+                                    moreau_sim_materials(sim),
+                                    c,
+                                    col->u_minus,
+                                    moreau_sim_part(sim),
+                                    DT};
+  /* A column of N disks on a floor: N contacts. */
+  int64_t n = c->n;
+  MPI_Allreduce(MPI_IN_PLACE, &n, 1, MPI_INT64_T, MPI_SUM, comm);
+  ck_assert_int_eq(n, N_DISKS);
+}
+
+static void column_destroy(column *col)
+{
+  PAR_TRY(MPI_COMM_WORLD, moreau_sim_destroy(&col->sim));
+  free(col->u_minus);
+  free(col->exact);
+}
+
+/* Every local copy at the free velocity of the step from rest. */
+static void free_velocities(column *col)
+{
+  moreau_bodies *b = moreau_sim_bodies(col->sim);
+  for (moreau_lid i = 0; i < moreau_bodies_n_local(b); i++) {
+    for (int k = 0; k < 3; k++)
+      b->v[3 * i + k] = b->w[3 * i + k] = 0.0;
+    b->v[3 * i + 1] = -GRAVITY * DT;
+  }
+}
+
+/* The exact forces, contact `bad` (global: the contact under disk `bad`)
+ * scaled by 1 + err. */
+static void set_forces(column *col, moreau_gid bad, double err)
+{
+  moreau_contacts *c = moreau_sim_contacts(col->sim);
+  const moreau_bodies *b = moreau_sim_bodies(col->sim);
+  for (moreau_lid k = 0; k < c->n; k++) {
+    moreau_gid upper = c->b[k] >= 0 && b->gid[c->b[k]] > b->gid[c->a[k]] ? b->gid[c->b[k]] : b->gid[c->a[k]];
+    c->force[3 * k] = col->exact[k] * (upper == bad ? 1.0 + err : 1.0);
+    c->force[3 * k + 1] = c->force[3 * k + 2] = 0.0;
+  }
+}
+
+static double residual_of(column *col)
+{
+  double r;
+  free_velocities(col);
+  PAR_TRY(MPI_COMM_WORLD, moreau_nlgs_law_residual(moreau_sim_nlgs(col->sim), &col->prob, &r));
+  return r;
+}
+
+/* The largest |f_n - exact| / exact over the contacts of all ranks. */
+static double force_error(const column *col)
+{
+  const moreau_contacts *c = moreau_sim_contacts(col->sim);
+  double worst = 0.0;
+  for (moreau_lid k = 0; k < c->n; k++)
+    worst =
+        fmax(worst, fabs(c->force[3 * k] - col->exact[k]) / col->exact[k] + fabs(c->force[3 * k + 1]) / col->exact[k]);
+  return par_max(MPI_COMM_WORLD, worst);
+}
+
+/* The largest speed of a body (its owner's copy; a ghost whose rank has no
+ * contact on it keeps the free velocity). */
+static double top_speed(const column *col)
+{
+  const moreau_bodies *b = moreau_sim_bodies(col->sim);
+  double worst = 0.0;
+  for (moreau_lid i = 0; i < b->n_owned; i++)
+    worst = fmax(worst, hypot(b->v[3 * i], b->v[3 * i + 1]) + fabs(b->w[3 * i + 2]) * RADIUS);
+  return par_max(MPI_COMM_WORLD, worst);
+}
+
+static void check_law(const char *name, const moreau_pair_law *law)
+{
+  column col;
+  column_create(name, law, &col);
+  moreau_contacts *c = moreau_sim_contacts(col.sim);
+
+  /* At the solution: zero, and nothing changed but the velocities, which are
+   * those of the exact forces (rest). The static/dynamic law's state (the
+   * sliding flag of the last step) may be anything and must stay; the
+   * rolling law's is its torque, part of the iterate, zero here. */
+  const int flags = c->state_width && !strcmp(name, "static_dynamic");
+  if (flags)
+    for (moreau_lid k = 0; k < c->n; k++)
+      c->state[k] = (double)(k % 2);
+  set_forces(&col, -1, 0.0);
+  double at_solution = residual_of(&col);
+  ck_assert_msg(at_solution <= 1e-14, "%s: residual %.3g at the exact solution", name, at_solution);
+  PAR_CHECK(MPI_COMM_WORLD, force_error(&col) == 0.0, "%s: the residual changed the forces", name);
+  ck_assert_msg(top_speed(&col) <= 1e-14, "%s: velocities %.3g after the exact forces", name, top_speed(&col));
+
+  /* Away from it: positive, and of the size of the error (one contact of N
+   * off by err moves about err f / sum f of the impulses), for a contact in
+   * the middle of the column (an interface contact on 2 ranks) and the
+   * floor's. The evaluation is undone: the velocities are those of the
+   * forces given (disk bad pushed up and the one under it down by
+   * err (N - bad) g dt), and the state is kept. */
+  for (moreau_gid bad = 0; bad < N_DISKS; bad += N_DISKS / 2) {
+    double prev = 0.0;
+    for (double err = 1e-6; err <= 1e-1; err *= 100.0) {
+      set_forces(&col, bad, err);
+      double r = residual_of(&col), jump = err * (double)(N_DISKS - bad) * GRAVITY * DT;
+      ck_assert_msg(r > 0.0, "%s: residual 0 with contact %d off by %g", name, (int)bad, err);
+      ck_assert_msg(r > prev * 10.0, "%s: residual %.3g at error %g not above %.3g at a 100 times smaller one", name, r,
+                    err, prev);
+      ck_assert_msg(r <= 2.0 * err, "%s: residual %.3g above twice the error %g", name, r, err);
+      ck_assert_msg(fabs(top_speed(&col) - jump) <= 1e-9 * jump, "%s: top speed %.17g after the residual, want %.17g",
+                    name, top_speed(&col), jump);
+      PAR_CHECK(MPI_COMM_WORLD, fabs(force_error(&col) - err) <= 1e-15, "%s: the residual changed the forces", name);
+      prev = r;
+    }
+  }
+  int state_kept = 1;
+  for (moreau_lid k = 0; flags && k < c->n; k++)
+    state_kept &= c->state[k] == (double)(k % 2);
+  PAR_CHECK(MPI_COMM_WORLD, state_kept, "%s: the residual changed the contact state", name);
+  column_destroy(&col);
+}
+
+START_TEST(zero_at_solution_positive_away)
+{
+  moreau_pair_law plain = {.mu = 0.5};
+  check_law("signorini_coulomb", &plain);
+  moreau_pair_law cohesive = {.mu = 0.5, .f_c = 10.0};
+  check_law("cohesive", &cohesive);
+  moreau_pair_law stat = {.mu = 0.3, .mu_s = 0.5};
+  check_law("static_dynamic", &stat);
+  moreau_pair_law rolling = {.mu = 0.5, .mu_r = 0.1, .mu_o = 0.1};
+  check_law("rolling", &rolling);
+}
+END_TEST
+
+/* Solved from zero forces with -nlgs_norm law: each tenfold tighter
+ * tolerance brings the forces closer to the closed form, the reported law
+ * residual is below the tolerance and is the residual of the forces
+ * returned. */
+START_TEST(law_norm_stops_near_the_solution)
+{
+  moreau_pair_law plain = {.mu = 0.5};
+  column col;
+  column_create("signorini_coulomb", &plain, &col);
+  moreau_nlgs *nlgs = moreau_sim_nlgs(col.sim);
+  double prev_error = INFINITY;
+  moreau_nlgs_set_warm_start(nlgs, 0);
+  moreau_nlgs_set_iterations(nlgs, 1, 1000000);
+  for (double tol = 1e-4; tol >= 1e-10; tol *= 1e-2) {
+    moreau_nlgs_result res;
+    moreau_nlgs_set_tolerance(nlgs, tol, MOREAU_NLGS_NORM_LAW);
+    moreau_nlgs_set_seed(nlgs, 7);
+    free_velocities(&col);
+    PAR_TRY(MPI_COMM_WORLD, moreau_nlgs_solve(nlgs, &col.prob, &res));
+    ck_assert_msg(res.converged, "tol %g: not converged in %d sweeps", tol, res.iterations);
+    ck_assert_msg(res.law_residual < tol && res.law_residual == res.residual, "tol %g: law residual %.3g", tol,
+                  res.law_residual);
+    double error = force_error(&col);
+    ck_assert_msg(error < prev_error, "tol %g: force error %.3g not below %.3g at a 100 times larger tolerance", tol,
+                  error, prev_error);
+    prev_error = error;
+    /* The returned forces' residual, evaluated afresh: the same number up to
+     * the rounding of the impulses stored as forces (1e-16 of the impulses). */
+    double again = residual_of(&col);
+    ck_assert_msg(fabs(again - res.law_residual) <= 1e-13, "tol %g: solve reported %.17g, the forces have %.17g", tol,
+                  res.law_residual, again);
+  }
+  ck_assert_msg(prev_error < 1e-6, "force error %.3g at the tightest tolerance", prev_error);
+  column_destroy(&col);
+}
+END_TEST
+
+int main(int argc, char **argv)
+{
+  MPI_Init(&argc, &argv);
+  Suite *s = suite_create("nlgs_residual");
+  TCase *tc = tcase_create("residual");
+  tcase_add_test(tc, zero_at_solution_positive_away);
+  tcase_add_test(tc, law_norm_stops_near_the_solution);
+  tcase_set_timeout(tc, 120);
+  suite_add_tcase(s, tc);
+  int status = par_run_suite(MPI_COMM_WORLD, s, argc > 1 ? argv[1] : NULL);
+  MPI_Finalize();
+  return status;
+}
