@@ -229,7 +229,9 @@ static moreau_err write_forces(const char *path, const moreau_sim *sim)
   moreau_err err = MOREAU_SUCCESS;
   MOREAU_CALL(moreau_malloc(((size_t)c->n + 1) * sizeof(*mine), &mine));
   for (moreau_lid k = 0; k < c->n; k++) {
-    mine[k] = (contact_row){(double)c->gid_a[k], (double)c->gid_b[k], (double)c->point[k], {0, 0, 0}};
+    /* A wall's key is huge (MOREAU_WALL_GID), not exact as a double: -(wall + 1) instead. */
+    double gid_b = c->b[k] < 0 ? (double)c->b[k] : (double)c->gid_b[k];
+    mine[k] = (contact_row){(double)c->gid_a[k], gid_b, (double)c->point[k], {0, 0, 0}};
     memcpy(mine[k].f, &c->force[3 * k], sizeof(mine[k].f));
   }
   if (moreau_sim_rank(sim) == 0) {

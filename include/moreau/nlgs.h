@@ -88,7 +88,11 @@ void moreau_nlgs_set_rng(moreau_nlgs *nlgs, const uint64_t state[4]);
 void moreau_nlgs_set_warm_start(moreau_nlgs *nlgs, int warm);
 
 /* Collective. Solves the contact problem of one time step. Not converging
- * within max_it sweeps is not an error: result->converged says so. */
+ * within max_it sweeps is not an error: result->converged says so. On
+ * several ranks the convergence test is lagged by one check (a
+ * non-blocking reduction started at one check and completed at the next):
+ * the solve stops check_every sweeps after the state that passed, and
+ * result->residual is that state's measure. */
 MOREAU_MUST_CHECK moreau_err moreau_nlgs_solve(moreau_nlgs *nlgs, const moreau_nlgs_problem *prob,
                                                moreau_nlgs_result *result);
 

@@ -267,13 +267,72 @@ moreau_err moreau_nlgs_law_residual(moreau_nlgs *s, const moreau_nlgs_problem *p
   return MOREAU_SUCCESS;
 }
 
+/* Whether record i touches a body the interface exchange carries: a ghost,
+ * or an owned body other ranks' contacts touch too. */
+static int on_edge(const moreau_nlgs *s, const moreau_bodies *b, const moreau_contacts *c, moreau_lid i)
+{
+  moreau_lid k = s->row_contact[i], ia = c->a[k], ib = c->b[k];
+  return s->mult[ia] > 1.0 || (ib >= 0 && (ib >= b->n_owned || s->mult[ib] > 1.0));
+}
+
+/* Puts in s->order the records on the edge before the others, each group in
+ * record order; returns how many are on the edge (none on one rank). */
+static moreau_lid edge_first(moreau_nlgs *s, const moreau_bodies *b, const moreau_contacts *c, moreau_lid nrows)
+{
+  moreau_lid n_edge = 0, n_inner = 0;
+  for (moreau_lid i = 0; i < nrows; i++)
+    if (on_edge(s, b, c, i)) s->order[n_edge++] = i;
+  for (moreau_lid i = 0; i < nrows; i++)
+    if (!on_edge(s, b, c, i)) s->order[n_edge + n_inner++] = i;
+  return n_edge;
+}
+
+static void add_sums(moreau_sweep_sums *sums, const moreau_sweep_sums *more)
+{
+  sums->dp += more->dp;
+  sums->p += more->p;
+  sums->dp2 += more->dp2;
+  sums->p2 += more->p2;
+  sums->max_ratio = fmax(sums->max_ratio, more->max_ratio);
+}
+
+/* The local sums of a convergence check after the sweep that gave sums. */
+static void check_sums(moreau_nlgs *s, const moreau_nlgs_problem *prob, moreau_lid nrows, const moreau_sweep_sums *sums,
+                       double *g)
+{
+  g[G_DP] = sums->dp;
+  g[G_P] = sums->p;
+  g[G_DP2] = sums->dp2;
+  g[G_P2] = sums->p2;
+  g[G_MAX_RATIO] = sums->max_ratio;
+  g[G_LAW_DP] = g[G_LAW_P] = 0.0;
+  if (s->norm == MOREAU_NLGS_NORM_LAW) nlgs_law_residual_sums(s, prob->contacts, nrows, &g[G_LAW_DP]);
+  g[G_SPREAD] = moreau_part_interface_spread(prob->part);
+}
+
+/* Whether the reduced sums g of the check after sweep it pass the test. */
+static int passes(const moreau_nlgs *s, const double *g, int it, moreau_nlgs_result *res)
+{
+  res->residual = measure(s, g);
+  res->interface_spread = g[G_SPREAD];
+  return it >= s->min_it && res->residual < s->tol;
+}
+
 moreau_err moreau_nlgs_solve(moreau_nlgs *s, const moreau_nlgs_problem *prob, moreau_nlgs_result *res)
 {
   moreau_contacts *c = prob->contacts;
-  moreau_lid nrows;
+  moreau_lid nrows, n_edge;
   int64_t nglobal;
-  double t0 = MPI_Wtime(), g[G_N];
-  const int by_law = s->norm == MOREAU_NLGS_NORM_LAW;
+  double t0 = MPI_Wtime(), g_send[G_N], g_recv[G_N];
+  /* On several ranks the check's reduction is non-blocking and lagged by one
+   * check: started after sweep k, completed at the next check, so no rank
+   * waits for the slowest one at every check; a pass then stops the solve
+   * check_every sweeps after the state that passed. On one rank it is
+   * immediate. checked: the sweep whose state the last completed test
+   * judged (0: none). */
+  const int lagged = s->size > 1;
+  int pending = 0, checked = 0;
+  MPI_Request req = MPI_REQUEST_NULL;
   moreau_law_sweep_args args;
   MPI_Op op;
 
@@ -281,51 +340,65 @@ moreau_err moreau_nlgs_solve(moreau_nlgs *s, const moreau_nlgs_problem *prob, mo
     if (c->n) memset(c->force, 0, 3 * (size_t)c->n * sizeof(double));
   }
   MOREAU_CALL(setup_rows(s, prob, &nrows, &nglobal));
-  for (moreau_lid k = 0; k < nrows; k++)
-    s->order[k] = k;
+  n_edge = edge_first(s, prob->bodies, prob->contacts, nrows);
   args.rows = s->rows;
-  args.order = s->order;
-  args.n = nrows;
   args.max_ratio = s->norm == MOREAU_NLGS_NORM_MAX;
   memset(res, 0, sizeof(*res));
   MOREAU_MPI_CALL(MPI_Op_create(reduce_sums, 1, &op));
   for (int it = 1; nglobal > 0 && it <= s->max_it; it++) {
-    moreau_sweep_sums sums;
+    moreau_sweep_sums sums, inner;
+    /* The rows on the interface first, then the exchange of their bodies'
+     * velocities is in flight while the interior rows are swept (they touch
+     * no body the exchange carries); each group in a fresh random order. */
+    shuffle(&s->rng, s->order, n_edge);
+    shuffle(&s->rng, s->order + n_edge, nrows - n_edge);
     moreau_log_begin(MOREAU_EV_NLGS_SWEEP);
-    shuffle(&s->rng, s->order, nrows);
+    args.order = s->order;
+    args.n = n_edge;
     s->sweep(&args, &sums);
     moreau_log_end(MOREAU_EV_NLGS_SWEEP);
+    MOREAU_CALL(moreau_part_interface_average_begin(prob->part, prob->bodies));
+    moreau_log_begin(MOREAU_EV_NLGS_SWEEP);
+    args.order = s->order + n_edge;
+    args.n = nrows - n_edge;
+    s->sweep(&args, &inner);
+    moreau_log_end(MOREAU_EV_NLGS_SWEEP);
+    add_sums(&sums, &inner);
     s->updates += nrows;
-    MOREAU_CALL(moreau_part_interface_average(prob->part, prob->bodies, prob->walls));
+    MOREAU_CALL(moreau_part_interface_average_end(prob->part, prob->walls));
     res->iterations = it;
     if (s->law->explicit_forces) { /* the forces were functions of the state: done */
       res->converged = 1;
       break;
     }
     if (it % s->check_every && it != s->max_it) continue;
-    g[G_DP] = sums.dp;
-    g[G_P] = sums.p;
-    g[G_DP2] = sums.dp2;
-    g[G_P2] = sums.p2;
-    g[G_MAX_RATIO] = sums.max_ratio;
-    g[G_LAW_DP] = g[G_LAW_P] = 0.0;
-    if (by_law) nlgs_law_residual_sums(s, c, nrows, &g[G_LAW_DP]);
-    g[G_SPREAD] = moreau_part_interface_spread(prob->part);
     moreau_log_begin(MOREAU_EV_NLGS_CONVERGENCE);
-    MOREAU_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, g, G_N, MPI_DOUBLE, op, s->comm));
-    moreau_log_end(MOREAU_EV_NLGS_CONVERGENCE);
-    res->residual = measure(s, g);
-    res->interface_spread = g[G_SPREAD];
-    if (it >= s->min_it && res->residual < s->tol) {
-      res->converged = 1;
-      break;
+    if (pending) { /* the last check's verdict */
+      MOREAU_MPI_CALL(MPI_Wait(&req, MPI_STATUS_IGNORE));
+      checked = pending;
+      pending = 0;
+      if (passes(s, g_recv, checked, res)) {
+        res->converged = 1;
+        moreau_log_end(MOREAU_EV_NLGS_CONVERGENCE);
+        break;
+      }
     }
+    check_sums(s, prob, nrows, &sums, g_send);
+    if (lagged && it != s->max_it) {
+      MOREAU_MPI_CALL(MPI_Iallreduce(g_send, g_recv, G_N, MPI_DOUBLE, op, s->comm, &req));
+      pending = it;
+    } else {
+      MOREAU_MPI_CALL(MPI_Allreduce(g_send, g_recv, G_N, MPI_DOUBLE, op, s->comm));
+      checked = it;
+      res->converged = passes(s, g_recv, it, res);
+    }
+    moreau_log_end(MOREAU_EV_NLGS_CONVERGENCE);
+    if (res->converged) break;
   }
   MPI_Op_free(&op);
   if (nglobal == 0) res->converged = 1;
-  /* The last check was on the returned forces (the loop ends at a check). */
-  if (by_law)
-    res->law_residual = res->residual;
+  if (s->norm == MOREAU_NLGS_NORM_LAW && checked == res->iterations)
+    res->law_residual = res->residual; /* the last test judged the returned forces */
   else if (nglobal > 0 && !s->law->explicit_forces) {
     moreau_log_begin(MOREAU_EV_NLGS_CONVERGENCE);
     MOREAU_CALL(law_residual(s, c, nrows, &res->law_residual));

@@ -33,13 +33,31 @@ static void set_velocity(void *obj, int width, moreau_lid i, const double *in)
   }
 }
 
-moreau_err moreau_part_interface_average(moreau_part *part, moreau_bodies *b, moreau_walls *w)
+/* The spread is measured on the velocity: 2 components of (vx, vy, wz), 3 of (v, w). */
+static int velocity_components(const moreau_part *part) { return part->ncomp == 3 ? 2 : 3; }
+
+moreau_err moreau_part_interface_average_begin(moreau_part *part, moreau_bodies *b)
 {
   moreau_log_begin(MOREAU_EV_EXCHANGE);
-  /* The spread is measured on the velocity: 2 components of (vx, vy, wz), 3 of (v, w). */
-  MOREAU_CALL(part_interface_reduce(part, b, part->ncomp, part->ncomp == 3 ? 2 : 3, get_velocity, set_velocity, b));
+  MOREAU_CALL(
+      part_interface_reduce_begin(part, b, part->ncomp, velocity_components(part), get_velocity, set_velocity, b));
+  moreau_log_end(MOREAU_EV_EXCHANGE);
+  return MOREAU_SUCCESS;
+}
+
+moreau_err moreau_part_interface_average_end(moreau_part *part, moreau_walls *w)
+{
+  moreau_log_begin(MOREAU_EV_EXCHANGE);
+  MOREAU_CALL(part_interface_reduce_end(part));
   moreau_log_end(MOREAU_EV_EXCHANGE);
   if (w) MOREAU_CALL(part_wall_average(part, w));
+  return MOREAU_SUCCESS;
+}
+
+moreau_err moreau_part_interface_average(moreau_part *part, moreau_bodies *b, moreau_walls *w)
+{
+  MOREAU_CALL(moreau_part_interface_average_begin(part, b));
+  MOREAU_CALL(moreau_part_interface_average_end(part, w));
   return MOREAU_SUCCESS;
 }
 

@@ -78,29 +78,54 @@ static void combine(moreau_part *part, int width, int average, part_get_fn get, 
   part->iface_spread = spread;
 }
 
+/* The four runs of requests: gather receives, scatter receives, gather
+ * sends, scatter sends. */
+static MPI_Request *requests(const moreau_part *part, int run)
+{
+  MPI_Request *r = part->requests;
+  const int n[3] = {part->gather_recv.n_rank, part->scatter_recv.n_rank, part->gather_send.n_rank};
+  for (int k = 0; k < run; k++)
+    r += n[k];
+  return r;
+}
+
+moreau_err part_interface_reduce_begin(moreau_part *part, const moreau_bodies *b, int width, int average,
+                                       part_get_fn get, part_set_fn set, void *obj)
+{
+  MOREAU_CHECK(part->iface_valid && b->n_owned == part->ghost_n_owned && b->n_ghost == part->n_ghost,
+               MOREAU_ERR_INTERNAL, "the interface exchange has no plan for these bodies (build it after the ghosts)");
+  MOREAU_CHECK(!part->reduce.open, MOREAU_ERR_INTERNAL, "an interface exchange is already in flight");
+  MOREAU_CALL(reserve_width(part, width));
+  part->reduce = (part_reduce_state){1, width, average, get, set, obj};
+  MOREAU_CALL(post_receives(part, &part->gather_recv, width, part->gather_rbuf, PART_TAG_GATHER, requests(part, 0)));
+  MOREAU_CALL(post_receives(part, &part->scatter_recv, width, part->scatter_rbuf, PART_TAG_SCATTER, requests(part, 1)));
+  MOREAU_CALL(
+      pack_and_send(part, &part->gather_send, width, get, obj, part->gather_sbuf, PART_TAG_GATHER, requests(part, 2)));
+  return MOREAU_SUCCESS;
+}
+
+moreau_err part_interface_reduce_end(moreau_part *part)
+{
+  const part_reduce_state r = part->reduce;
+  const part_plan *sr = &part->scatter_recv;
+  MOREAU_CHECK(r.open, MOREAU_ERR_INTERNAL, "no interface exchange in flight");
+  part->reduce.open = 0;
+  MOREAU_MPI_CALL(MPI_Waitall(part->gather_recv.n_rank, requests(part, 0), MPI_STATUSES_IGNORE));
+  combine(part, r.width, r.average, r.get, r.set, r.obj);
+  MOREAU_CALL(pack_and_send(part, &part->scatter_send, r.width, r.get, r.obj, part->scatter_sbuf, PART_TAG_SCATTER,
+                            requests(part, 3)));
+  MOREAU_MPI_CALL(MPI_Waitall(sr->n_rank, requests(part, 1), MPI_STATUSES_IGNORE));
+  for (moreau_lid e = 0; e < part_plan_total(sr); e++)
+    r.set(r.obj, r.width, sr->index[e], &part->scatter_rbuf[(size_t)r.width * e]);
+  MOREAU_MPI_CALL(
+      MPI_Waitall(part->gather_send.n_rank + part->scatter_send.n_rank, requests(part, 2), MPI_STATUSES_IGNORE));
+  return MOREAU_SUCCESS;
+}
+
 moreau_err part_interface_reduce(moreau_part *part, const moreau_bodies *b, int width, int average, part_get_fn get,
                                  part_set_fn set, void *obj)
 {
-  const part_plan *sr = &part->scatter_recv;
-  MOREAU_CHECK(part->iface_valid && b->n_owned == part->ghost_n_owned && b->n_ghost == part->n_ghost,
-               MOREAU_ERR_INTERNAL, "the interface exchange has no plan for these bodies (build it after the ghosts)");
-  MOREAU_CALL(reserve_width(part, width));
-  /* Requests in four runs: gather receives, scatter receives, gather sends,
-   * scatter sends. */
-  MPI_Request *gather_recv = part->requests, *scatter_recv = gather_recv + part->gather_recv.n_rank;
-  MPI_Request *gather_send = scatter_recv + sr->n_rank;
-  MPI_Request *scatter_send = gather_send + part->gather_send.n_rank;
-  MOREAU_CALL(post_receives(part, &part->gather_recv, width, part->gather_rbuf, PART_TAG_GATHER, gather_recv));
-  MOREAU_CALL(post_receives(part, sr, width, part->scatter_rbuf, PART_TAG_SCATTER, scatter_recv));
-  MOREAU_CALL(
-      pack_and_send(part, &part->gather_send, width, get, obj, part->gather_sbuf, PART_TAG_GATHER, gather_send));
-  MOREAU_MPI_CALL(MPI_Waitall(part->gather_recv.n_rank, gather_recv, MPI_STATUSES_IGNORE));
-  combine(part, width, average, get, set, obj);
-  MOREAU_CALL(
-      pack_and_send(part, &part->scatter_send, width, get, obj, part->scatter_sbuf, PART_TAG_SCATTER, scatter_send));
-  MOREAU_MPI_CALL(MPI_Waitall(sr->n_rank, scatter_recv, MPI_STATUSES_IGNORE));
-  for (moreau_lid e = 0; e < part_plan_total(sr); e++)
-    set(obj, width, sr->index[e], &part->scatter_rbuf[(size_t)width * e]);
-  MOREAU_MPI_CALL(MPI_Waitall(part->gather_send.n_rank + part->scatter_send.n_rank, gather_send, MPI_STATUSES_IGNORE));
+  MOREAU_CALL(part_interface_reduce_begin(part, b, width, average, get, set, obj));
+  MOREAU_CALL(part_interface_reduce_end(part));
   return MOREAU_SUCCESS;
 }

@@ -38,6 +38,17 @@ typedef struct {
   moreau_lid *index;
 } part_plan;
 
+typedef void (*part_get_fn)(const void *obj, int width, moreau_lid i, double *out);
+typedef void (*part_set_fn)(void *obj, int width, moreau_lid i, const double *in);
+
+/* An interface exchange between its begin and its end. */
+typedef struct {
+  int open, width, average;
+  part_get_fn get;
+  part_set_fn set;
+  void *obj;
+} part_reduce_state;
+
 struct moreau_part {
   MPI_Comm comm; /* not owned */
   int rank, size;
@@ -79,8 +90,9 @@ struct moreau_part {
   double *gather_sbuf, *gather_rbuf, *scatter_sbuf, *scatter_rbuf;
   int buf_width; /* doubles per body the slot sum and the four buffers have room for */
   /* Of the last average: the largest |copy - average| of the first
-   * spread_comps components over this rank's interface slots. */
+   * `average` components over this rank's interface slots. */
   double iface_spread;
+  part_reduce_state reduce; /* the exchange begun and not yet ended */
   MPI_Request *requests;
 
   /* Force-driven walls touched by contacts, from the last
@@ -183,8 +195,7 @@ void part_interface_free(moreau_part *part);
 /* interface_reduce.c: the message pattern of the interface plan, shared by
  * the velocity average and the sum of per-body values. get copies the
  * `width` values of local body i out of obj, set writes them back. */
-typedef void (*part_get_fn)(const void *obj, int width, moreau_lid i, double *out);
-typedef void (*part_set_fn)(void *obj, int width, moreau_lid i, const double *in);
+
 /* Collective. Every holder copy and the owner's copy of every interface body
  * get the sum over the holder copies (divided by the holder count when
  * average is nonzero), added in a fixed order: the owner's copy first when it
@@ -196,6 +207,13 @@ typedef void (*part_set_fn)(void *obj, int width, moreau_lid i, const double *in
  * (the velocity's, not the spin's). */
 MOREAU_MUST_CHECK moreau_err part_interface_reduce(moreau_part *part, const moreau_bodies *b, int width, int average,
                                                    part_get_fn get, part_set_fn set, void *obj);
+/* The same in two halves: begin sends the holders' copies (read now with
+ * get) to the owners; end combines them (the owner's own copy read then),
+ * sends the result back and sets it. Between them the caller may change
+ * anything but the interface bodies' values. */
+MOREAU_MUST_CHECK moreau_err part_interface_reduce_begin(moreau_part *part, const moreau_bodies *b, int width,
+                                                         int average, part_get_fn get, part_set_fn set, void *obj);
+MOREAU_MUST_CHECK moreau_err part_interface_reduce_end(moreau_part *part);
 
 /* wall_average.c: collective; averages the force-driven walls' velocities
  * over the ranks touching them (a no-op without such walls). */
