@@ -6,6 +6,7 @@
  * values are multiples of 1/4 below 2^20, so every sum is exact and the
  * expected average is the correctly rounded quotient whatever the order.
  * Interface sum: the same with per-body values of another width, summed. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,11 +77,14 @@ static int cmp_rec(const void *pa, const void *pb)
 
 /* On rank 0: violations over all copies, of the average over the holders
  * (of their sum when average is 0); *n_iface counts bodies that need the
- * exchange (two holders or more, or a holder that is not the owner). */
-static long check_copies(int nc, int average, double *all, long n, long *n_iface)
+ * exchange (two holders or more, or a holder that is not the owner);
+ * *spread is the largest |holder copy - average| over the first nv
+ * components. */
+static long check_copies(int nc, int nv, int average, double *all, long n, long *n_iface, double *spread)
 {
   long bad = 0;
   *n_iface = 0;
+  *spread = 0.0;
   qsort(all, (size_t)n, REC * sizeof(double), cmp_rec);
   for (long first = 0, last; first < n; first = last) {
     moreau_gid gid = part_test_double_to_gid(all[REC * first]);
@@ -105,6 +109,8 @@ static long check_copies(int nc, int average, double *all, long n, long *n_iface
     for (long j = first; j < last; j++) {
       const double *r = &all[REC * j];
       int is_owner = r[2] == 0.0, holder = r[3] != 0.0, rank = (int)r[1];
+      for (int c = 0; c < nv && holder; c++)
+        *spread = fmax(*spread, fabs(initial(rank, gid, c) - avg[c]));
       double expect_mult = is_owner ? (k > 1 ? k : 1) : (holder ? k : 1);
       int averaged = holder || (is_owner && k > 0);
       if (r[4] != expect_mult) bad++;
@@ -113,6 +119,12 @@ static long check_copies(int nc, int average, double *all, long n, long *n_iface
     }
   }
   return bad;
+}
+
+/* Whether copy i is outside the interface exchange. */
+static int free_copy(const moreau_bodies *b, const char *touched, const double *mult, moreau_lid i)
+{
+  return i >= b->n_owned ? !touched[i] : touched[i] && mult[i] == 1.0;
 }
 
 static void run_interface(const part_test_scene *s, moreau_part_type type)
@@ -142,6 +154,8 @@ static void run_interface(const part_test_scene *s, moreau_part_type type)
   set_initial(s->dim, rank, b);
   PT_TRY(moreau_part_interface_build(part, b, touched, mult));
   PT_TRY(moreau_part_interface_average(part, b, NULL));
+  double spread = moreau_part_interface_spread(part), want_spread;
+  MPI_Allreduce(MPI_IN_PLACE, &spread, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
 
   for (moreau_lid i = 0; i < n_local; i++) {
     double *r = &rec[(size_t)REC * i];
@@ -162,9 +176,12 @@ static void run_interface(const part_test_scene *s, moreau_part_type type)
   if (size == 1) ck_assert_int_eq(st.sweep_messages, 0);
   n_total = part_test_sum(n_local);
   part_test_gather(rec, n_local, REC, &all, &counts);
-  if (rank == 0) bad = check_copies(nc, 1, all, n_total, &n_iface);
+  if (rank == 0) bad = check_copies(nc, s->dim, 1, all, n_total, &n_iface, &want_spread);
   MPI_Bcast(&n_iface, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+  MPI_Bcast(&want_spread, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
   PT_EXPECT(bad, "copies equal the average over holders, mult the holder count");
+  ck_assert_msg(spread == want_spread, "interface spread %.17g, want %.17g", spread, want_spread);
+  if (size > 1) ck_assert(spread > 0.0);
   if (size > 1) ck_assert_int_gt(n_iface, 20);
   free(all);
   free(counts);
@@ -184,6 +201,30 @@ static void run_interface(const part_test_scene *s, moreau_part_type type)
     PT_EXPECT(local_bad, "bitwise identical averages");
   }
 
+  /* In two halves: between begin and end, bodies the exchange does not
+   * carry (ghosts untouched here, owned bodies touched here and by no other
+   * rank) may change and keep their change; the others average as in one
+   * call. An exchange cannot begin twice or end unbegun. */
+  set_initial(s->dim, rank, b);
+  PT_TRY(moreau_part_interface_average_begin(part, b));
+  ck_assert_int_eq(moreau_part_interface_average_begin(part, b), MOREAU_ERR_INTERNAL);
+  moreau_error_clear();
+  for (moreau_lid i = 0; i < n_local; i++)
+    if (free_copy(b, touched, mult, i)) b->v[3 * i] = -1.0 - (double)i;
+  PT_TRY(moreau_part_interface_average_end(part, NULL));
+  ck_assert_int_eq(moreau_part_interface_average_end(part, NULL), MOREAU_ERR_INTERNAL);
+  moreau_error_clear();
+  local_bad = 0;
+  for (moreau_lid i = 0; i < n_local; i++) {
+    double c[MAXC] = {0};
+    components(s->dim, b, i, c);
+    if (free_copy(b, touched, mult, i))
+      local_bad += c[0] != -1.0 - (double)i || memcmp(c + 1, &first[(size_t)MAXC * i + 1], (size_t)(nc - 1) * 8);
+    else
+      local_bad += memcmp(c, &first[(size_t)MAXC * i], (size_t)nc * sizeof(double)) != 0;
+  }
+  PT_EXPECT(local_bad, "begin/end: the exchanged copies average, the others keep their change");
+
   /* The sum over the holders, MAXC values per body: wider than the 2D
    * average, so the buffers grow. */
   values = malloc((size_t)n_local * MAXC * sizeof(double) + 1);
@@ -194,7 +235,7 @@ static void run_interface(const part_test_scene *s, moreau_part_type type)
   for (moreau_lid i = 0; i < n_local; i++)
     memcpy(&rec[(size_t)REC * i + 5], &values[(size_t)MAXC * i], MAXC * sizeof(double));
   part_test_gather(rec, n_local, REC, &all, &counts);
-  if (rank == 0) bad = check_copies(MAXC, 0, all, n_total, &n_iface);
+  if (rank == 0) bad = check_copies(MAXC, 0, 0, all, n_total, &n_iface, &want_spread);
   PT_EXPECT(bad, "copies equal the sum over holders");
   free(all);
   free(counts);
