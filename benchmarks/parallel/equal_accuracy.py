@@ -7,10 +7,12 @@ Reads DIR/runs.csv and DIR/forces/<label>.csv. For each run: the sweeps,
 the law residual of its forces, the force error (the 2-norm of f - f_ref
 over all contacts, matched by key, over that of f_ref) and the wall error
 (the largest difference of a wall's summed normal force from the
-reference's, over the largest wall force). Then, per partition and norm,
-the sweeps each P needs to reach given force errors, interpolated between
-its tolerances (log error linear in sweeps), and their ratio to P = 1: the
-sweeps to equal accuracy."""
+reference's, over the largest wall force). Runs stopped by a tolerance are
+tabled per partition, norm and tolerance. Runs of a fixed number of sweeps
+give each P's error against sweeps; from them, per partition, the sweeps
+each P needs to reach the error P = 1 has after each of those counts (log
+error linear in log sweeps between the bracketing runs), and their ratio
+to P = 1's count: the sweeps to equal accuracy."""
 import csv
 import math
 import re
@@ -46,14 +48,44 @@ def errors(fs, ref):
 
 
 def sweeps_to(points, target):
-    """Sweeps at which the force error reaches target, from (sweeps, error)
-    points: log(error) linear between the two bracketing points."""
+    """Sweeps at which the error falls to target, from (sweeps, error)
+    points: log error linear in log sweeps between the two bracketing
+    points; None if no pair brackets it."""
     points = sorted(points)
     for (s0, e0), (s1, e1) in zip(points, points[1:]):
-        if e0 >= target >= e1 and e0 > 0 and e1 > 0 and e0 != e1:
+        if e0 >= target >= e1 and e0 > e1 > 0:
             t = (math.log(e0) - math.log(target)) / (math.log(e0) - math.log(e1))
-            return s0 + t * (s1 - s0)
+            return math.exp(math.log(s0) + t * (math.log(s1) - math.log(s0)))
     return None
+
+
+def equal_accuracy(rows):
+    fixed = [r for r in rows if r["norm"] == "fixed"]
+    if not fixed:
+        return
+    print("Error against sweeps (runs of a fixed number of sweeps), and the sweeps P needs to reach the error")
+    print("P = 1 has after n sweeps (ratio to n):")
+    for part in sorted({r["part"] for r in fixed}):
+        ps = sorted({r["p"] for r in fixed if r["part"] == part})
+        ns = sorted({r["sweeps"] for r in fixed if r["part"] == part})
+        curve = {p: [(r["sweeps"], r["fe"]) for r in fixed if (r["part"], r["p"]) == (part, p)] for p in ps}
+        print(f"{part}: force error after n sweeps")
+        print(f"{'P':>4} " + " ".join(f"{n:>9d}" for n in ns))
+        for p in ps:
+            err = dict(curve[p])
+            print(f"{p:4d} " + " ".join(f"{err[n]:9.3e}" if n in err else f"{'-':>9}" for n in ns))
+        print(f"{part}: sweeps to P = 1's error after n sweeps (ratio)")
+        print(f"{'P':>4} " + " ".join(f"{n:>16d}" for n in ns))
+        base = dict(curve[ps[0]])
+        for p in ps:
+            cells = []
+            for n in ns:
+                s = sweeps_to(curve[p], base[n]) if n in base else None
+                if s is None and n in base and p == ps[0]:
+                    s = n
+                cells.append("-" if s is None else f"{s:8.0f} ({s / n:.3f})")
+            print(f"{p:4d} " + " ".join(f"{c:>16}" for c in cells))
+        print()
 
 
 def main():
@@ -64,7 +96,7 @@ def main():
     print("Reference: 1 rank, law norm; other tightly converged solutions against it:")
     for r in runs:
         fe, we = errors(forces(f"{d}/forces/{r['label']}.csv"), ref)
-        m = re.match(r"(\w+?)_(\w+?)_([0-9.e+-]+)_p(\d+)_s(\d+)$", r["label"])
+        m = re.match(r"(metis|block)_(\w+?)_([0-9.e+-]+)_p(\d+)_s(\d+)$", r["label"])
         if not m:
             print(f"  {r['label']:>10}: ranks {r['ranks']:>3} sweeps {r['iterations']:>7} law residual "
                   f"{float(r['law_residual']):.2e} force error {fe:.2e} wall error {we:.2e}")
@@ -75,7 +107,8 @@ def main():
     print()
     print(f"{'part':>5} {'norm':>4} {'tol':>7} {'P':>3} {'sweeps':>7} {'/P=1':>6} {'law res':>8} "
           f"{'force err':>9} {'wall err':>8} {'copies':>6}")
-    groups = sorted({(r["part"], r["norm"], r["tol"]) for r in rows}, key=lambda g: (g[0], g[1], -g[2]))
+    groups = sorted({(r["part"], r["norm"], r["tol"]) for r in rows if r["norm"] != "fixed"},
+                    key=lambda g: (g[0], g[1], -g[2]))
     for g in groups:
         sel = sorted((r for r in rows if (r["part"], r["norm"], r["tol"]) == g), key=lambda r: (r["p"], r["seed"]))
         base = [r["sweeps"] for r in sel if r["p"] == min(x["p"] for x in sel)]
@@ -84,22 +117,7 @@ def main():
             print(f"{r['part']:>5} {r['norm']:>4} {r['tol']:7.0e} {r['p']:3d} {r['sweeps']:7d} "
                   f"{r['sweeps'] / base:6.3f} {r['law']:8.2e} {r['fe']:9.2e} {r['we']:8.2e} {r['copies']:6d}")
         print()
-    targets = [1e-2, 1e-3, 1e-4]
-    print("Sweeps to equal accuracy (force error), interpolated between tolerances; ratio to P = 1:")
-    print(f"{'part':>5} {'norm':>4} {'P':>3} " + " ".join(f"{'err ' + format(t, '.0e'):>16}" for t in targets))
-    for part, norm in sorted({(r["part"], r["norm"]) for r in rows}):
-        ps = sorted({r["p"] for r in rows if r["part"] == part and r["norm"] == norm})
-        base = {}
-        for p in ps:
-            pts = [(r["sweeps"], r["fe"]) for r in rows if (r["part"], r["norm"], r["p"]) == (part, norm, p)]
-            cells = []
-            for t in targets:
-                s = sweeps_to(pts, t)
-                if p == ps[0]:
-                    base[t] = s
-                cells.append("-" if s is None else f"{s:8.0f} ({s / base[t]:.3f})" if base.get(t) else f"{s:8.0f}")
-            print(f"{part:>5} {norm:>4} {p:3d} " + " ".join(f"{c:>16}" for c in cells))
-
+    equal_accuracy(rows)
 
 if __name__ == "__main__":
     main()

@@ -3,7 +3,8 @@
 #
 #   equal_accuracy.sh -particles FILE -box x0,y0,x1,y1 -out DIR [-ranks 1,2,4,8,16,32,64]
 #                     [-tols 1e-3,1e-4,1e-5] [-norms mean,law] [-parts metis,block] [-seeds 1]
-#                     [-ref_tol 1e-7] [-dt 2e-3] [-launcher mpiexec] [-build DIR] [-- more options]
+#                     [-ref_tol 1e-7] [-sweeps 1000,4000,...] [-dt 2e-3] [-launcher mpiexec] [-build DIR]
+#                     [-- more options]
 #
 # One cold time step (every force starts at zero) of a settled pile read from
 # FILE, solved on P ranks for every P, partition (-part_type: METIS's 2D
@@ -12,11 +13,15 @@
 # tolerance, the convergence checked every 10 sweeps. First a reference: the
 # same step on 1 rank, law norm at -ref_tol, and two more at that tolerance
 # (1 rank with seed 2, 2 ranks) to show how far apart tightly converged
-# solutions of a frictional pile are (its forces need not be unique). Each
+# solutions of a frictional pile are (its forces need not be unique). With
+# -sweeps, every P and partition also runs exactly each listed number of
+# sweeps (-nlgs_min_it = -nlgs_max_it), which traces its error against
+# sweeps; the summary then reads off the sweeps each P needs to reach the
+# error P = 1 has at each of those counts: the sweeps to equal accuracy. Each
 # run's forces go to DIR/forces/<run>.csv (bench_parallel_step
 # -bench_forces) and a row to DIR/runs.csv; equal_accuracy.py then compares
 # every run with the reference (forces, wall reactions) and writes
-# DIR/summary.txt.
+# DIR/summary.txt. Runs already in DIR are not repeated.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -30,7 +35,7 @@ die() {
 }
 
 particles="" box="" out="" ranks="1,2,4,8,16,32,64" tols="1e-3,1e-4,1e-5" norms="mean,law" parts="metis,block"
-seeds=1 ref_tol=1e-7 dt=2e-3 launcher="mpiexec" build="$repo/build" extra=()
+seeds=1 ref_tol=1e-7 sweeps="" dt=2e-3 launcher="mpiexec" build="$repo/build" extra=()
 while [ $# -gt 0 ]; do
   case "$1" in
     -particles) particles=${2:?-particles needs a value}; shift 2 ;;
@@ -42,6 +47,7 @@ while [ $# -gt 0 ]; do
     -parts) parts=${2:?-parts needs a value}; shift 2 ;;
     -seeds) seeds=${2:?-seeds needs a value}; shift 2 ;;
     -ref_tol) ref_tol=${2:?-ref_tol needs a value}; shift 2 ;;
+    -sweeps) sweeps=${2:?-sweeps needs a value}; shift 2 ;;
     -dt) dt=${2:?-dt needs a value}; shift 2 ;;
     -launcher) launcher=${2:?-launcher needs a value}; shift 2 ;;
     -build) build=${2:?-build needs a value}; shift 2 ;;
@@ -56,16 +62,22 @@ done
 [[ "$seeds" =~ ^[0-9]+(,[0-9]+)*$ ]] || die "-seeds: comma-separated integers, got '$seeds'"
 [[ "$norms" =~ ^(mean|quad|max|law)(,(mean|quad|max|law))*$ ]] || die "-norms: from mean,quad,max,law, got '$norms'"
 [[ "$parts" =~ ^(metis|block)(,(metis|block))*$ ]] || die "-parts: from metis,block, got '$parts'"
+[[ -z "$sweeps" || "$sweeps" =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || die "-sweeps: comma-separated positive integers, got '$sweeps'"
 [ -n "$out" ] || die "-out is required"
 bench="$build/benchmarks/bench_parallel_step"
 [ -x "$bench" ] || die "$bench not found: build the benchmarks first or pass -build DIR"
 alert=$(pile_alert "$particles") || die "-particles: not a snapshot with body radii"
 mkdir -p "$out/forces" "$out/logs"
 
-# run LABEL P SEED OPTIONS...: one cold step; its forces and CSV row.
+# run LABEL P SEED OPTIONS...: one cold step; its forces and CSV row. A run
+# already in DIR (its forces file and its row) is kept, so a campaign can be
+# extended or resumed.
 run() {
   local label=$1 p=$2 seed=$3
   shift 3
+  if [ -f "$out/forces/$label.csv" ] && grep -q "^$label," "$out/runs.csv" 2>/dev/null; then
+    return 0
+  fi
   # shellcheck disable=SC2086  # the launcher is a command line to split
   if ! $launcher -n "$p" "$bench" -particles_file "$particles" -box "$box" -dt "$dt" -alert "$alert" \
     -overlap_tol 0.2 -nlgs_max_it 10000000 -nlgs_check_every 10 -seed "$seed" -bench_steps 1 \
@@ -79,7 +91,6 @@ run() {
 }
 
 echo "equal_accuracy.sh: load average $(cut -d' ' -f1-3 /proc/loadavg)"
-rm -f "$out/runs.csv"
 run ref 1 1 -nlgs_norm law -nlgs_tol "$ref_tol"
 run ref_seed2 1 2 -nlgs_norm law -nlgs_tol "$ref_tol"
 run ref_p2 2 1 -nlgs_norm law -nlgs_tol "$ref_tol"
@@ -96,6 +107,14 @@ for part in "${part_list[@]}"; do
           run "${part}_${norm}_${tol}_p${p}_s${s}" "$p" "$s" -part_type "$part" -nlgs_norm "$norm" -nlgs_tol "$tol"
         done
       done
+    done
+  done
+done
+IFS=, read -r -a sweep_list <<<"$sweeps"
+for part in "${part_list[@]}"; do
+  for n in "${sweep_list[@]}"; do
+    for p in "${rank_list[@]}"; do
+      run "${part}_fixed_${n}_p${p}_s1" "$p" 1 -part_type "$part" -nlgs_tol 1e-15 -nlgs_min_it "$n" -nlgs_max_it "$n"
     done
   done
 done
