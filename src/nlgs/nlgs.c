@@ -251,7 +251,7 @@ static moreau_err setup_rows(moreau_nlgs *s, const moreau_nlgs_problem *prob, mo
 static moreau_err law_residual(moreau_nlgs *s, moreau_contacts *c, moreau_lid nrows, double *residual)
 {
   double dp[2];
-  nlgs_law_residual_sums(s, c, nrows, dp);
+  MOREAU_CALL(nlgs_law_residual_sums(s, c, nrows, dp));
   MOREAU_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, dp, 2, MPI_DOUBLE, MPI_SUM, s->comm));
   *residual = ratio(dp[0], dp[1]);
   return MOREAU_SUCCESS;
@@ -297,8 +297,8 @@ static void add_sums(moreau_sweep_sums *sums, const moreau_sweep_sums *more)
 }
 
 /* The local sums of a convergence check after the sweep that gave sums. */
-static void check_sums(moreau_nlgs *s, const moreau_nlgs_problem *prob, moreau_lid nrows, const moreau_sweep_sums *sums,
-                       double *g)
+static moreau_err check_sums(moreau_nlgs *s, const moreau_nlgs_problem *prob, moreau_lid nrows,
+                             const moreau_sweep_sums *sums, double *g)
 {
   g[G_DP] = sums->dp;
   g[G_P] = sums->p;
@@ -306,8 +306,9 @@ static void check_sums(moreau_nlgs *s, const moreau_nlgs_problem *prob, moreau_l
   g[G_P2] = sums->p2;
   g[G_MAX_RATIO] = sums->max_ratio;
   g[G_LAW_DP] = g[G_LAW_P] = 0.0;
-  if (s->norm == MOREAU_NLGS_NORM_LAW) nlgs_law_residual_sums(s, prob->contacts, nrows, &g[G_LAW_DP]);
+  if (s->norm == MOREAU_NLGS_NORM_LAW) MOREAU_CALL(nlgs_law_residual_sums(s, prob->contacts, nrows, &g[G_LAW_DP]));
   g[G_SPREAD] = moreau_part_interface_spread(prob->part);
+  return MOREAU_SUCCESS;
 }
 
 /* Whether the reduced sums g of the check after sweep it pass the test. */
@@ -383,7 +384,7 @@ moreau_err moreau_nlgs_solve(moreau_nlgs *s, const moreau_nlgs_problem *prob, mo
         break;
       }
     }
-    check_sums(s, prob, nrows, &sums, g_send);
+    MOREAU_CALL(check_sums(s, prob, nrows, &sums, g_send));
     if (lagged && it != s->max_it) {
       MOREAU_MPI_CALL(MPI_Iallreduce(g_send, g_recv, G_N, MPI_DOUBLE, op, s->comm, &req));
       pending = it;

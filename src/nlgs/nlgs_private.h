@@ -33,7 +33,7 @@ struct moreau_nlgs {
 
   moreau_lid row_cap, body_cap;
   void *rows;
-  void *row_saved; /* one record: the law residual's undo (nlgs_residual.c) */
+  void *row_saved;         /* one record: the law residual's undo (nlgs_residual.c) */
   moreau_lid *row_contact; /* contact index of each row */
   moreau_lid *order;
   double *mult; /* per local body: number of ranks whose contacts touch it */
@@ -71,7 +71,7 @@ static inline void nlgs_glued_side(moreau_nlgs *s, const moreau_walls *w, int iw
 /* nlgs_residual.c: this rank's sums of the law residual over the nrows
  * records, sum |P_local - P| in dp[0] and sum |P_local| in dp[1]; the state
  * (velocities, records, contact state) is left as it was. */
-void nlgs_law_residual_sums(moreau_nlgs *s, moreau_contacts *c, moreau_lid nrows, double dp[2]);
+MOREAU_MUST_CHECK moreau_err nlgs_law_residual_sums(moreau_nlgs *s, moreau_contacts *c, moreau_lid nrows, double dp[2]);
 
 /* rows2d.c, rows3d.c */
 extern const nlgs_dim_ops nlgs_ops2d, nlgs_ops3d;

@@ -17,14 +17,14 @@ _Static_assert(offsetof(moreau_row2d, va) == 0 && offsetof(moreau_row3d, va) == 
                    offsetof(moreau_row3d, wb) == 3 * sizeof(double *),
                "records start with va, wa, vb, wb");
 
-void nlgs_law_residual_sums(moreau_nlgs *s, moreau_contacts *c, moreau_lid nrows, double dp[2])
+moreau_err nlgs_law_residual_sums(moreau_nlgs *s, moreau_contacts *c, moreau_lid nrows, double dp[2])
 {
   const int dim = s->dim, spin = dim == 2 ? 1 : 3, width = c->state_width;
   double saved_v[2][3], saved_w[2][3], saved_state[8];
   moreau_lid one;
   moreau_law_sweep_args args = {s->rows, &one, 1, 0};
   dp[0] = dp[1] = 0.0;
-  MOREAU_ASSERT(width <= 8);
+  MOREAU_CHECK(width <= 8, MOREAU_ERR_INTERNAL, "law residual: a contact state of %d doubles (at most 8)", width);
   for (moreau_lid i = 0; i < nrows; i++) {
     void *row = nlgs_row(s, i);
     double *side[4]; /* va, wa, vb, wb */
@@ -48,4 +48,5 @@ void nlgs_law_residual_sums(moreau_nlgs *s, moreau_contacts *c, moreau_lid nrows
     if (state) memcpy(state, saved_state, (size_t)width * sizeof(double));
     memcpy(row, s->row_saved, s->row_size);
   }
+  return MOREAU_SUCCESS;
 }
