@@ -151,11 +151,13 @@ MOREAU_MUST_CHECK moreau_err moreau_part_wall_interface_build(moreau_part *part,
 MOREAU_MUST_CHECK moreau_err moreau_part_interface_average(moreau_part *part, moreau_bodies *b, moreau_walls *w);
 /* The same in two halves, to overlap the messages with work (ghost
  * begin/end): begin sends the holders' copies of the interface bodies'
- * velocities to their owners; end averages and sends the result back, then
- * averages the walls. Between them the caller may change any velocity but
- * an interface body's (a holder copy or the owner's). */
-MOREAU_MUST_CHECK moreau_err moreau_part_interface_average_begin(moreau_part *part, moreau_bodies *b);
-MOREAU_MUST_CHECK moreau_err moreau_part_interface_average_end(moreau_part *part, moreau_walls *w);
+ * velocities to their owners and starts the nonblocking reduction of the
+ * force-driven walls' velocities; end averages and sends the result back,
+ * and sets the walls' averages. Between them the caller may change any
+ * velocity but an interface body's (a holder copy or the owner's) or a
+ * force-driven wall's that several ranks touch. */
+MOREAU_MUST_CHECK moreau_err moreau_part_interface_average_begin(moreau_part *part, moreau_bodies *b, moreau_walls *w);
+MOREAU_MUST_CHECK moreau_err moreau_part_interface_average_end(moreau_part *part);
 
 /* Not collective. The largest difference, over this rank's interface bodies
  * and velocity components, between a holder copy and the average in the

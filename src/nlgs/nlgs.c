@@ -267,23 +267,36 @@ moreau_err moreau_nlgs_law_residual(moreau_nlgs *s, const moreau_nlgs_problem *p
   return MOREAU_SUCCESS;
 }
 
-/* Whether record i touches a body the interface exchange carries: a ghost,
- * or an owned body other ranks' contacts touch too. */
-static int on_edge(const moreau_nlgs *s, const moreau_bodies *b, const moreau_contacts *c, moreau_lid i)
+/* Whether a row end (body i, or wall -(i + 1)) moves a force-driven wall
+ * (a rough wall's grain moves its wall). On several ranks every copy of such
+ * a wall gets the average of the velocities the copies had when the average
+ * began, so every row moving it must come before. */
+static int moves_force_wall(const moreau_nlgs *s, const moreau_bodies *b, const moreau_walls *w, moreau_lid i)
 {
+  int wall = i < 0 ? (int)(-(i + 1)) : b->glued[i] - 1;
+  return s->size > 1 && wall >= 0 && w->mode[wall] == MOREAU_WALL_FORCE;
+}
+
+/* Whether record i touches what the interface exchange carries: a ghost, an
+ * owned body other ranks' contacts touch too, or a force-driven wall. */
+static int on_edge(const moreau_nlgs *s, const moreau_nlgs_problem *prob, moreau_lid i)
+{
+  const moreau_bodies *b = prob->bodies;
+  const moreau_contacts *c = prob->contacts;
   moreau_lid k = s->row_contact[i], ia = c->a[k], ib = c->b[k];
-  return s->mult[ia] > 1.0 || (ib >= 0 && (ib >= b->n_owned || s->mult[ib] > 1.0));
+  return s->mult[ia] > 1.0 || (ib >= 0 && (ib >= b->n_owned || s->mult[ib] > 1.0)) ||
+         moves_force_wall(s, b, prob->walls, ia) || moves_force_wall(s, b, prob->walls, ib);
 }
 
 /* Puts in s->order the records on the edge before the others, each group in
  * record order; returns how many are on the edge (none on one rank). */
-static moreau_lid edge_first(moreau_nlgs *s, const moreau_bodies *b, const moreau_contacts *c, moreau_lid nrows)
+static moreau_lid edge_first(moreau_nlgs *s, const moreau_nlgs_problem *prob, moreau_lid nrows)
 {
   moreau_lid n_edge = 0, n_inner = 0;
   for (moreau_lid i = 0; i < nrows; i++)
-    if (on_edge(s, b, c, i)) s->order[n_edge++] = i;
+    if (on_edge(s, prob, i)) s->order[n_edge++] = i;
   for (moreau_lid i = 0; i < nrows; i++)
-    if (!on_edge(s, b, c, i)) s->order[n_edge + n_inner++] = i;
+    if (!on_edge(s, prob, i)) s->order[n_edge + n_inner++] = i;
   return n_edge;
 }
 
@@ -341,7 +354,7 @@ moreau_err moreau_nlgs_solve(moreau_nlgs *s, const moreau_nlgs_problem *prob, mo
     if (c->n) memset(c->force, 0, 3 * (size_t)c->n * sizeof(double));
   }
   MOREAU_CALL(setup_rows(s, prob, &nrows, &nglobal));
-  n_edge = edge_first(s, prob->bodies, prob->contacts, nrows);
+  n_edge = edge_first(s, prob, nrows);
   args.rows = s->rows;
   args.max_ratio = s->norm == MOREAU_NLGS_NORM_MAX;
   memset(res, 0, sizeof(*res));
@@ -358,7 +371,7 @@ moreau_err moreau_nlgs_solve(moreau_nlgs *s, const moreau_nlgs_problem *prob, mo
     args.n = n_edge;
     s->sweep(&args, &sums);
     moreau_log_end(MOREAU_EV_NLGS_SWEEP);
-    MOREAU_CALL(moreau_part_interface_average_begin(prob->part, prob->bodies));
+    MOREAU_CALL(moreau_part_interface_average_begin(prob->part, prob->bodies, prob->walls));
     moreau_log_begin(MOREAU_EV_NLGS_SWEEP);
     args.order = s->order + n_edge;
     args.n = nrows - n_edge;
@@ -366,7 +379,7 @@ moreau_err moreau_nlgs_solve(moreau_nlgs *s, const moreau_nlgs_problem *prob, mo
     moreau_log_end(MOREAU_EV_NLGS_SWEEP);
     add_sums(&sums, &inner);
     s->updates += nrows;
-    MOREAU_CALL(moreau_part_interface_average_end(prob->part, prob->walls));
+    MOREAU_CALL(moreau_part_interface_average_end(prob->part));
     res->iterations = it;
     if (s->law->explicit_forces) { /* the forces were functions of the state: done */
       res->converged = 1;

@@ -7,25 +7,17 @@
  * below the cutoff by less than a rounding error is still covered. */
 #define PART_GHOST_SLACK 1e-9
 
-typedef struct {
-  const moreau_bodies *b;
-  const moreau_lid *lid;
-} ghost_source;
-
 /* A ghost receives only what contacts and free velocities read of it. */
-static void pack_ghost(const void *obj, moreau_lid k, double *rec)
-{
-  const ghost_source *s = obj;
-  moreau_bodies_pack(s->b, MOREAU_FIELD_GHOST, s->lid[k], rec);
-}
+static void pack_ghost(const void *b, moreau_lid i, double *rec) { moreau_bodies_pack(b, MOREAU_FIELD_GHOST, i, rec); }
 
-/* Records that owned body i goes to rank r, once per body and rank (stamp[r]
- * holds the last body sent to r). */
-static moreau_err add_pair(moreau_lid i, int r, moreau_lid *stamp, moreau_lid *n, moreau_lid *cap, int **rank,
+/* Records that owned body i goes to rank r, once per body and rank: the
+ * pairs of body i so far are the list's tail from first (a handful, where a
+ * per-rank stamp would be an array as long as the number of ranks). */
+static moreau_err add_pair(moreau_lid i, int r, moreau_lid first, moreau_lid *n, moreau_lid *cap, int **rank,
                            moreau_lid **lid)
 {
-  if (stamp[r] == i) return MOREAU_SUCCESS;
-  stamp[r] = i;
+  for (moreau_lid k = first; k < *n; k++)
+    if ((*rank)[k] == r) return MOREAU_SUCCESS;
   if (*n == *cap) {
     *cap = *cap ? 2 * *cap : 1024;
     MOREAU_CALL(moreau_realloc((size_t)*cap * sizeof(int), rank));
@@ -47,7 +39,7 @@ static moreau_err ghost_pairs(const moreau_part *part, const moreau_bodies *b, d
 {
   const part_grid *g = &part->grid;
   part_gid_lid *order;
-  moreau_lid *stamp, n = 0, cap = 0;
+  moreau_lid n = 0, cap = 0;
   int32_t stride[3] = {1, g->n[0], g->n[0] * g->n[1]};
   int mlo[3] = {0, 0, 0}, mhi[3] = {0, 0, 0}, periodic[3] = {0, 0, 0}, m[3];
   double box_lo[3], box_hi[3];
@@ -60,11 +52,8 @@ static moreau_err ghost_pairs(const moreau_part *part, const moreau_bodies *b, d
   *rank = NULL;
   *lid = NULL;
   MOREAU_CALL(part_gid_index(b, &order));
-  MOREAU_CALL(moreau_malloc((size_t)part->size * sizeof(moreau_lid), &stamp));
-  for (int r = 0; r < part->size; r++)
-    stamp[r] = -1;
   for (moreau_lid k = 0; k < b->n_owned; k++) {
-    moreau_lid i = order[k].lid;
+    moreau_lid i = order[k].lid, first = n;
     double reach = (b->radius[i] + cutoff) * (1.0 + PART_GHOST_SLACK);
     for (m[2] = mlo[2]; m[2] <= mhi[2]; m[2]++)
       for (m[1] = mlo[1]; m[1] <= mhi[1]; m[1]++)
@@ -84,11 +73,10 @@ static moreau_err ghost_pairs(const moreau_part *part, const moreau_bodies *b, d
             for (int c1 = lo[1]; c1 <= hi[1]; c1++)
               for (int c0 = lo[0]; c0 <= hi[0]; c0++) {
                 int r = part->cell_rank[c0 + c1 * stride[1] + c2 * stride[2]];
-                if (r != part->rank) MOREAU_CALL(add_pair(i, r, stamp, &n, &cap, rank, lid));
+                if (r != part->rank) MOREAU_CALL(add_pair(i, r, first, &n, &cap, rank, lid));
               }
         }
   }
-  moreau_free(&stamp);
   moreau_free(&order);
   *n_pairs = n;
   return MOREAU_SUCCESS;
@@ -96,73 +84,57 @@ static moreau_err ghost_pairs(const moreau_part *part, const moreau_bodies *b, d
 
 /* Ghosts from each owner are contiguous (they arrive grouped by source
  * rank), so the receive plan is one run per owner. */
-static moreau_err receive_plan(moreau_part *part, const int *recv_count)
+static moreau_err receive_plan(moreau_part *part, const part_messages *in, int record)
 {
   part_plan *p = &part->ghost_recv;
   moreau_lid g = 0;
   part_plan_free(p);
-  for (int r = 0; r < part->size; r++)
-    if (recv_count[2 * r]) p->n_rank++;
+  p->n_rank = in->n;
   MOREAU_CALL(moreau_malloc((size_t)p->n_rank * sizeof(int), &p->rank));
   MOREAU_CALL(moreau_malloc(((size_t)p->n_rank + 1) * sizeof(int), &p->offset));
   MOREAU_CALL(moreau_malloc((size_t)part->n_ghost * sizeof(moreau_lid), &p->index));
   MOREAU_CALL(moreau_realloc((size_t)part->n_ghost * sizeof(int), &part->ghost_owner));
   p->offset[0] = 0;
-  for (int r = 0, k = 0; r < part->size; r++) {
-    if (!recv_count[2 * r]) continue;
-    p->rank[k] = r;
-    p->offset[k + 1] = p->offset[k] + recv_count[2 * r];
+  for (int k = 0; k < in->n; k++) {
+    p->rank[k] = in->rank[k];
+    p->offset[k + 1] = p->offset[k] + (int)((in->offset[k + 1] - in->offset[k]) / record);
     for (; g < p->offset[k + 1]; g++) {
       p->index[g] = g;
-      part->ghost_owner[g] = r;
+      part->ghost_owner[g] = in->rank[k];
     }
-    k++;
   }
   return MOREAU_SUCCESS;
 }
 
 moreau_err moreau_part_ghosts(moreau_part *part, moreau_bodies *b, double cutoff)
 {
-  int size = part->size;
-  int *pair_rank, *count;
+  int *pair_rank;
   moreau_lid *pair_lid, n_pairs = 0;
-  double *recv;
+  part_messages out = {0}, in = {0};
   int64_t n_recv;
   int record = (int)moreau_bodies_record_doubles(MOREAU_FIELD_GHOST);
-  ghost_source src;
   MOREAU_CHECK(part->ready, MOREAU_ERR_INTERNAL, "moreau_part_ghosts called before moreau_part_setup");
   MOREAU_CHECK(cutoff >= 0.0 && isfinite(cutoff), MOREAU_ERR_INPUT, "ghost cutoff must be >= 0, got %g", cutoff);
   moreau_log_begin(MOREAU_EV_MIGRATE);
   part->iface_valid = 0;
   moreau_bodies_clear_ghosts(b);
   MOREAU_CALL(ghost_pairs(part, b, cutoff, &n_pairs, &pair_rank, &pair_lid));
-  MOREAU_CALL(part_plan_from_pairs(&part->ghost_send, size, n_pairs, pair_rank, pair_lid));
-
-  MOREAU_CALL(moreau_calloc(4 * (size_t)size, sizeof(int), &count));
-  for (int k = 0; k < part->ghost_send.n_rank; k++)
-    count[2 * part->ghost_send.rank[k]] = part->ghost_send.offset[k + 1] - part->ghost_send.offset[k];
-  MOREAU_MPI_CALL(MPI_Alltoall(count, 2, MPI_INT, count + 2 * size, 2, MPI_INT, part->comm));
-  src.b = b;
-  src.lid = part->ghost_send.index;
-  /* The plan's entries are already grouped by rank: pack them in plan order
-   * with their ranks expanded alongside. */
-  for (int k = 0, at = 0; k < part->ghost_send.n_rank; k++)
-    for (; at < part->ghost_send.offset[k + 1]; at++)
-      pair_rank[at] = part->ghost_send.rank[k];
-  MOREAU_CALL(
-      part_exchange_records(part, count, 0, record, n_pairs, pair_rank, part->rank, &src, pack_ghost, &recv, &n_recv));
+  MOREAU_CALL(part_plan_from_pairs(&part->ghost_send, part->size, n_pairs, pair_rank, pair_lid));
+  moreau_free(&pair_rank);
+  moreau_free(&pair_lid);
+  MOREAU_CALL(part_messages_from_plan(&part->ghost_send, record, b, pack_ghost, &out));
+  MOREAU_CALL(part_sparse_exchange(part, &out, &in));
+  part_messages_free(&out);
+  n_recv = in.n ? in.offset[in.n] / record : 0;
   MOREAU_CHECK((int64_t)b->n_owned + n_recv <= INT32_MAX, MOREAU_ERR_RUNTIME, "ghosts: more than 2^31 local bodies");
   MOREAU_CALL(moreau_bodies_reserve(b, (moreau_lid)(b->n_owned + n_recv)));
   for (int64_t k = 0; k < n_recv; k++)
-    MOREAU_CALL(moreau_bodies_push_record(b, 1, MOREAU_FIELD_GHOST, &recv[k * record]));
+    MOREAU_CALL(moreau_bodies_push_record(b, 1, MOREAU_FIELD_GHOST, &in.data[k * record]));
   part->n_ghost = b->n_ghost;
   part->ghost_n_owned = b->n_owned;
-  MOREAU_CALL(receive_plan(part, count + 2 * size));
+  MOREAU_CALL(receive_plan(part, &in, record));
   part->ghosts_valid = 1;
-  moreau_free(&recv);
-  moreau_free(&count);
-  moreau_free(&pair_rank);
-  moreau_free(&pair_lid);
+  part_messages_free(&in);
   moreau_log_end(MOREAU_EV_MIGRATE);
   return MOREAU_SUCCESS;
 }

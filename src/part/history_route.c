@@ -59,11 +59,26 @@ static void pack_directory(const void *obj, moreau_lid i, double *rec)
   rec[1] = (double)d->body_dest[i];
 }
 
+/* Collective: item i goes to rank dest[i] (none when negative); what
+ * arrives is in *in. */
+static moreau_err send_by_dest(moreau_part *part, moreau_lid n, const int *dest, int record, const void *obj,
+                               part_pack_fn pack, part_messages *in)
+{
+  part_plan plan = {0};
+  part_messages out = {0};
+  MOREAU_CALL(part_plan_from_dest(&plan, part->size, n, dest, -1));
+  MOREAU_CALL(part_messages_from_plan(&plan, record, obj, pack, &out));
+  part_plan_free(&plan);
+  MOREAU_CALL(part_sparse_exchange(part, &out, in));
+  part_messages_free(&out);
+  return MOREAU_SUCCESS;
+}
+
 moreau_err part_history_route(moreau_part *part, const moreau_bodies *b, const int *body_dest, moreau_contacts *history,
                               int **dest)
 {
   int size = part->size;
-  int *count, *dir_dest, *orphan_dest;
+  int *dir_dest, *orphan_dest;
   char *keep;
   double *dir_recv, *orphan_recv;
   int64_t n_dir, n_orphan;
@@ -71,25 +86,21 @@ moreau_err part_history_route(moreau_part *part, const moreau_bodies *b, const i
   int hist_record = part_history_record(history);
   part_gid_lid *directory;
   directory_source src = {b, body_dest};
+  part_messages dir_in = {0}, orphan_in = {0};
 
-  MOREAU_CALL(moreau_calloc(4 * (size_t)size, sizeof(int), &count));
   MOREAU_CALL(moreau_malloc((size_t)b->n_owned * sizeof(int), &dir_dest));
   MOREAU_CALL(moreau_malloc((size_t)n_hist * sizeof(int), &orphan_dest));
-  for (moreau_lid i = 0; i < b->n_owned; i++) {
+  for (moreau_lid i = 0; i < b->n_owned; i++)
     dir_dest[i] = directory_rank(b->gid[i], size);
-    count[2 * dir_dest[i]]++;
-  }
-  for (moreau_lid j = 0; j < n_hist; j++) {
+  for (moreau_lid j = 0; j < n_hist; j++)
     orphan_dest[j] = (*dest)[j] < 0 ? directory_rank(history->gid_a[j], size) : -1;
-    if (orphan_dest[j] >= 0) count[2 * orphan_dest[j] + 1]++;
-  }
-  MOREAU_MPI_CALL(MPI_Alltoall(count, 2, MPI_INT, count + 2 * size, 2, MPI_INT, part->comm));
-  MOREAU_CALL(
-      part_exchange_records(part, count, 0, 2, b->n_owned, dir_dest, -1, &src, pack_directory, &dir_recv, &n_dir));
-  MOREAU_CALL(part_exchange_records(part, count, 1, hist_record, n_hist, orphan_dest, -1, history, part_pack_history,
-                                    &orphan_recv, &n_orphan));
+  MOREAU_CALL(send_by_dest(part, b->n_owned, dir_dest, 2, &src, pack_directory, &dir_in));
+  MOREAU_CALL(send_by_dest(part, n_hist, orphan_dest, hist_record, history, part_pack_history, &orphan_in));
+  dir_recv = dir_in.data;
+  n_dir = dir_in.n ? dir_in.offset[dir_in.n] / 2 : 0;
+  orphan_recv = orphan_in.data;
+  n_orphan = orphan_in.n ? orphan_in.offset[orphan_in.n] / hist_record : 0;
   moreau_free(&dir_dest);
-  moreau_free(&count);
 
   /* Drop the orphans sent away, keeping dest aligned with the history. */
   if (history) {
@@ -109,7 +120,7 @@ moreau_err part_history_route(moreau_part *part, const moreau_bodies *b, const i
     memcpy(&directory[k].gid, &dir_recv[2 * k], sizeof(moreau_gid));
     directory[k].lid = (moreau_lid)dir_recv[2 * k + 1];
   }
-  moreau_free(&dir_recv);
+  part_messages_free(&dir_in);
   part_gid_sort(directory, (moreau_lid)n_dir);
   /* An entry whose body no rank owns cannot warm-start anything: dropped. */
   if (history) {
@@ -125,6 +136,6 @@ moreau_err part_history_route(moreau_part *part, const moreau_bodies *b, const i
     }
   }
   moreau_free(&directory);
-  moreau_free(&orphan_recv);
+  part_messages_free(&orphan_in);
   return MOREAU_SUCCESS;
 }

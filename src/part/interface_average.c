@@ -36,28 +36,29 @@ static void set_velocity(void *obj, int width, moreau_lid i, const double *in)
 /* The spread is measured on the velocity: 2 components of (vx, vy, wz), 3 of (v, w). */
 static int velocity_components(const moreau_part *part) { return part->ncomp == 3 ? 2 : 3; }
 
-moreau_err moreau_part_interface_average_begin(moreau_part *part, moreau_bodies *b)
+moreau_err moreau_part_interface_average_begin(moreau_part *part, moreau_bodies *b, moreau_walls *w)
 {
   moreau_log_begin(MOREAU_EV_EXCHANGE);
   MOREAU_CALL(
       part_interface_reduce_begin(part, b, part->ncomp, velocity_components(part), get_velocity, set_velocity, b));
+  MOREAU_CALL(part_wall_average_begin(part, w));
   moreau_log_end(MOREAU_EV_EXCHANGE);
   return MOREAU_SUCCESS;
 }
 
-moreau_err moreau_part_interface_average_end(moreau_part *part, moreau_walls *w)
+moreau_err moreau_part_interface_average_end(moreau_part *part)
 {
   moreau_log_begin(MOREAU_EV_EXCHANGE);
   MOREAU_CALL(part_interface_reduce_end(part));
+  MOREAU_CALL(part_wall_average_end(part));
   moreau_log_end(MOREAU_EV_EXCHANGE);
-  if (w) MOREAU_CALL(part_wall_average(part, w));
   return MOREAU_SUCCESS;
 }
 
 moreau_err moreau_part_interface_average(moreau_part *part, moreau_bodies *b, moreau_walls *w)
 {
-  MOREAU_CALL(moreau_part_interface_average_begin(part, b));
-  MOREAU_CALL(moreau_part_interface_average_end(part, w));
+  MOREAU_CALL(moreau_part_interface_average_begin(part, b, w));
+  MOREAU_CALL(moreau_part_interface_average_end(part));
   return MOREAU_SUCCESS;
 }
 

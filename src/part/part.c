@@ -21,6 +21,7 @@ moreau_err moreau_part_create(MPI_Comm comm, moreau_part **part)
   p->type = MOREAU_PART_METIS;
   p->threshold = 1.2;
   p->stats.imbalance = 1.0;
+  p->wall_request = MPI_REQUEST_NULL;
   *part = p;
   return MOREAU_SUCCESS;
 }

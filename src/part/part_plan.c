@@ -1,3 +1,5 @@
+#include <stdlib.h>
+
 #include "part_private.h"
 
 void part_plan_free(part_plan *p)
@@ -8,31 +10,70 @@ void part_plan_free(part_plan *p)
   p->n_rank = 0;
 }
 
+typedef struct {
+  int rank;
+  moreau_lid at; /* input position: sorting on (rank, at) keeps a rank's input order */
+} rank_at;
+
+static int by_rank_then_input(const void *a, const void *b)
+{
+  const rank_at *x = a, *y = b;
+  if (x->rank != y->rank) return x->rank < y->rank ? -1 : 1;
+  return (x->at > y->at) - (x->at < y->at);
+}
+
+/* Grouping sorts the pairs rather than counting per rank, so that no array
+ * grows with the number of ranks (a counting sort would touch P slots per
+ * plan). Most inputs are already grouped: one pass then. */
 moreau_err part_plan_from_pairs(part_plan *p, int size, moreau_lid n, const int *rank, const moreau_lid *index)
 {
-  int *count, *slot;
+  rank_at *order = NULL;
+  int grouped = 1;
   part_plan_free(p);
-  MOREAU_CALL(moreau_calloc((size_t)size + 1, sizeof(int), &count));
-  for (moreau_lid i = 0; i < n; i++)
-    count[rank[i]]++;
-  for (int r = 0; r < size; r++)
-    if (count[r]) p->n_rank++;
+  for (moreau_lid i = 0; i < n; i++) {
+    MOREAU_CHECK(rank[i] >= 0 && rank[i] < size, MOREAU_ERR_INTERNAL, "part plan: rank %d of %d", rank[i], size);
+    if (i > 0 && rank[i] < rank[i - 1]) grouped = 0;
+    if (i == 0 || rank[i] != rank[i - 1]) p->n_rank++;
+  }
+  MOREAU_CALL(moreau_malloc((size_t)n * sizeof(moreau_lid), &p->index));
+  if (!grouped) {
+    MOREAU_CALL(moreau_malloc((size_t)n * sizeof(*order), &order));
+    for (moreau_lid i = 0; i < n; i++)
+      order[i] = (rank_at){rank[i], i};
+    qsort(order, (size_t)n, sizeof(*order), by_rank_then_input);
+    p->n_rank = 0;
+    for (moreau_lid i = 0; i < n; i++)
+      if (i == 0 || order[i].rank != order[i - 1].rank) p->n_rank++;
+  }
   MOREAU_CALL(moreau_malloc((size_t)p->n_rank * sizeof(int), &p->rank));
   MOREAU_CALL(moreau_malloc(((size_t)p->n_rank + 1) * sizeof(int), &p->offset));
-  MOREAU_CALL(moreau_malloc((size_t)n * sizeof(moreau_lid), &p->index));
-  /* slot[r]: where the next entry of rank r goes (a counting sort, stable). */
-  MOREAU_CALL(moreau_malloc((size_t)size * sizeof(int), &slot));
   p->offset[0] = 0;
-  for (int r = 0, k = 0; r < size; r++) {
-    slot[r] = p->offset[k];
-    if (!count[r]) continue;
-    p->rank[k] = r;
-    p->offset[k + 1] = p->offset[k] + count[r];
-    k++;
+  for (moreau_lid i = 0, k = -1; i < n; i++) {
+    int r = order ? order[i].rank : rank[i];
+    if (k < 0 || r != p->rank[k]) {
+      p->rank[++k] = r;
+      p->offset[k] = (int)i;
+    }
+    p->index[i] = index[order ? order[i].at : i];
   }
+  if (p->n_rank) p->offset[p->n_rank] = (int)n;
+  moreau_free(&order);
+  return MOREAU_SUCCESS;
+}
+
+moreau_err part_plan_from_dest(part_plan *p, int size, moreau_lid n, const int *dest, int skip)
+{
+  int *rank;
+  moreau_lid *index, m = 0;
+  MOREAU_CALL(moreau_malloc((size_t)n * sizeof(int), &rank));
+  MOREAU_CALL(moreau_malloc((size_t)n * sizeof(moreau_lid), &index));
   for (moreau_lid i = 0; i < n; i++)
-    p->index[slot[rank[i]]++] = index[i];
-  moreau_free(&count);
-  moreau_free(&slot);
+    if (dest[i] >= 0 && dest[i] != skip) {
+      rank[m] = dest[i];
+      index[m++] = i;
+    }
+  MOREAU_CALL(part_plan_from_pairs(p, size, m, rank, index));
+  moreau_free(&rank);
+  moreau_free(&index);
   return MOREAU_SUCCESS;
 }

@@ -7,12 +7,13 @@
 
 /* Every point-to-point message of the part module carries one of these tags,
  * so that two exchanges in flight between the same ranks can never match
- * each other's messages. (Migration and ghost records go by collectives.) */
+ * each other's messages. */
 enum {
   PART_TAG_TOUCHED = 7100, /* holder -> owner: which ghosts this rank's contacts touch */
   PART_TAG_HOLDERS,        /* owner -> holder: number of holders of each of those ghosts */
   PART_TAG_GATHER,         /* holder -> owner: copy velocities, every sweep */
-  PART_TAG_SCATTER         /* owner -> holder: averaged velocities, every sweep */
+  PART_TAG_SCATTER,        /* owner -> holder: averaged velocities, every sweep */
+  PART_TAG_SPARSE          /* and PART_TAG_SPARSE + 1: sparse exchange rounds (ghosts, migration) */
 };
 
 /* Capping the grid keeps the replicated cell map and the METIS graph small
@@ -94,12 +95,15 @@ struct moreau_part {
   double iface_spread;
   part_reduce_state reduce; /* the exchange begun and not yet ended */
   MPI_Request *requests;
+  uint64_t sparse_round; /* sparse exchanges so far: picks the round's tag */
 
   /* Force-driven walls touched by contacts, from the last
    * moreau_part_wall_interface_build: per wall whether this rank touches it
    * and how many ranks do, and the reduction buffer. */
   int n_walls, wall_cap, any_force_wall;
   double *wall_touch, *wall_share, *wall_buf;
+  MPI_Request wall_request; /* the wall average begun and not yet ended */
+  moreau_walls *wall_walls; /* the walls it sets at its end */
 
   moreau_part_stats stats;
 };
@@ -110,6 +114,8 @@ void part_plan_free(part_plan *p);
  * are grouped by rank, keeping their input order within a rank. */
 MOREAU_MUST_CHECK moreau_err part_plan_from_pairs(part_plan *p, int size, moreau_lid n, const int *rank,
                                                   const moreau_lid *index);
+/* The plan of items i in [0, n) with dest[i] >= 0 and != skip, by dest. */
+MOREAU_MUST_CHECK moreau_err part_plan_from_dest(part_plan *p, int size, moreau_lid n, const int *dest, int skip);
 static inline moreau_lid part_plan_total(const part_plan *p) { return p->n_rank ? p->offset[p->n_rank] : 0; }
 
 /* cell_grid.c */
@@ -163,18 +169,28 @@ MOREAU_MUST_CHECK moreau_err part_history_lids(const moreau_bodies *b, const mor
 MOREAU_MUST_CHECK moreau_err part_history_route(moreau_part *part, const moreau_bodies *b, const int *body_dest,
                                                 moreau_contacts *history, int **dest);
 
-/* exchange_records.c */
+/* sparse_exchange.c */
 typedef void (*part_pack_fn)(const void *obj, moreau_lid i, double *rec);
-/* Collective. One MPI_Alltoallv of fixed-size records of `record` doubles:
- * item i goes to rank dest[i] (items with dest[i] == skip or < 0 stay),
- * packed by pack(obj, i, rec). count[2 r + column] is the number of records
- * sent to rank r, count[2 P + 2 r + column] the number received from it (as
- * from an MPI_Alltoall of two counts per rank). Records to one rank keep
- * their local order and arrive grouped by source rank in increasing order,
- * in *recv (allocated here, *n_recv records). */
-MOREAU_MUST_CHECK moreau_err part_exchange_records(const moreau_part *part, const int *count, int column, int record,
-                                                   moreau_lid n_items, const int *dest, int skip, const void *obj,
-                                                   part_pack_fn pack, double **recv, int64_t *n_recv);
+/* One message per peer rank, ranks increasing: message k goes to (or came
+ * from) rank[k] and is data[offset[k] .. offset[k+1]). */
+typedef struct {
+  int n;
+  int *rank;
+  int64_t *offset; /* n + 1 */
+  double *data;
+} part_messages;
+void part_messages_free(part_messages *m);
+/* Room for n messages of the given lengths (doubles) to the given ranks. */
+MOREAU_MUST_CHECK moreau_err part_messages_alloc(part_messages *m, int n, const int *rank, const int64_t *length);
+/* One message per rank of plan: its items packed by pack(obj, index, rec),
+ * `record` doubles each, in plan order. */
+MOREAU_MUST_CHECK moreau_err part_messages_from_plan(const part_plan *plan, int record, const void *obj,
+                                                     part_pack_fn pack, part_messages *m);
+/* Collective. Sends each message of send to its rank and receives what any
+ * rank sent here, without knowing the senders beforehand, into recv (source
+ * ranks increasing, so the result does not depend on arrival order).
+ * Point-to-point with the peers plus one nonblocking barrier. */
+MOREAU_MUST_CHECK moreau_err part_sparse_exchange(moreau_part *part, const part_messages *send, part_messages *recv);
 
 /* migrate.c */
 /* Collective. Sends owned body i to body_dest[i] and history entry j to
@@ -216,8 +232,11 @@ MOREAU_MUST_CHECK moreau_err part_interface_reduce_begin(moreau_part *part, cons
 MOREAU_MUST_CHECK moreau_err part_interface_reduce_end(moreau_part *part);
 
 /* wall_average.c: collective; averages the force-driven walls' velocities
- * over the ranks touching them (a no-op without such walls). */
-MOREAU_MUST_CHECK moreau_err part_wall_average(moreau_part *part, moreau_walls *w);
+ * over the ranks touching them (a no-op without such walls or with w NULL):
+ * begin starts the reduction of the velocities as they are now, end sets
+ * the averages. */
+MOREAU_MUST_CHECK moreau_err part_wall_average_begin(moreau_part *part, moreau_walls *w);
+MOREAU_MUST_CHECK moreau_err part_wall_average_end(moreau_part *part);
 void part_wall_free(moreau_part *part);
 
 #endif

@@ -41,17 +41,29 @@ moreau_err moreau_part_wall_interface_build(moreau_part *part, const moreau_wall
   return MOREAU_SUCCESS;
 }
 
-moreau_err part_wall_average(moreau_part *part, moreau_walls *w)
+/* Nonblocking, so that the sweep of the rows that move no shared wall
+ * overlaps it (the caller sweeps those between begin and end). */
+moreau_err part_wall_average_begin(moreau_part *part, moreau_walls *w)
 {
+  MOREAU_CHECK(part->wall_request == MPI_REQUEST_NULL, MOREAU_ERR_INTERNAL, "wall average begun twice");
   /* One rank holds every copy: the copy is the average already. */
-  if (!part->any_force_wall || part->size == 1) return MOREAU_SUCCESS;
+  if (!w || !part->any_force_wall || part->size == 1) return MOREAU_SUCCESS;
   MOREAU_CHECK(w->n == part->n_walls, MOREAU_ERR_INTERNAL, "wall plan for %d walls used with %d", part->n_walls, w->n);
   for (int i = 0; i < w->n; i++)
     for (int d = 0; d < 3; d++)
       part->wall_buf[3 * i + d] = part->wall_touch[i] * w->velocity[3 * i + d];
-  moreau_log_begin(MOREAU_EV_EXCHANGE);
-  MOREAU_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, part->wall_buf, 3 * w->n, MPI_DOUBLE, MPI_SUM, part->comm));
-  moreau_log_end(MOREAU_EV_EXCHANGE);
+  MOREAU_MPI_CALL(
+      MPI_Iallreduce(MPI_IN_PLACE, part->wall_buf, 3 * w->n, MPI_DOUBLE, MPI_SUM, part->comm, &part->wall_request));
+  part->wall_walls = w;
+  return MOREAU_SUCCESS;
+}
+
+moreau_err part_wall_average_end(moreau_part *part)
+{
+  moreau_walls *w = part->wall_walls;
+  if (part->wall_request == MPI_REQUEST_NULL) return MOREAU_SUCCESS;
+  MOREAU_MPI_CALL(MPI_Wait(&part->wall_request, MPI_STATUS_IGNORE));
+  part->wall_walls = NULL;
   for (int i = 0; i < w->n; i++) {
     if (w->mode[i] != MOREAU_WALL_FORCE || part->wall_share[i] == 0) continue;
     for (int d = 0; d < 3; d++)

@@ -206,13 +206,13 @@ static void run_interface(const part_test_scene *s, moreau_part_type type)
    * rank) may change and keep their change; the others average as in one
    * call. An exchange cannot begin twice or end unbegun. */
   set_initial(s->dim, rank, b);
-  PT_TRY(moreau_part_interface_average_begin(part, b));
-  ck_assert_int_eq(moreau_part_interface_average_begin(part, b), MOREAU_ERR_INTERNAL);
+  PT_TRY(moreau_part_interface_average_begin(part, b, NULL));
+  ck_assert_int_eq(moreau_part_interface_average_begin(part, b, NULL), MOREAU_ERR_INTERNAL);
   moreau_error_clear();
   for (moreau_lid i = 0; i < n_local; i++)
     if (free_copy(b, touched, mult, i)) b->v[3 * i] = -1.0 - (double)i;
-  PT_TRY(moreau_part_interface_average_end(part, NULL));
-  ck_assert_int_eq(moreau_part_interface_average_end(part, NULL), MOREAU_ERR_INTERNAL);
+  PT_TRY(moreau_part_interface_average_end(part));
+  ck_assert_int_eq(moreau_part_interface_average_end(part), MOREAU_ERR_INTERNAL);
   moreau_error_clear();
   local_bad = 0;
   for (moreau_lid i = 0; i < n_local; i++) {

@@ -1,0 +1,274 @@
+/* Communication audit (issue 13 item 2): while a pile drifts across the
+ * subdomains of 2-16 ranks, every MPI call the library makes inside a step
+ * is counted through PMPI wrappers defined here (the program exports them,
+ * so libmoreau's calls bind to them). A step must use no all-to-all or
+ * all-gather at all, no rooted collective (broadcast, gather, scatter,
+ * reduce) unless it repartitions, only a bounded number of small reductions
+ * besides the solver's convergence checks, and point-to-point messages only
+ * to ranks owning cells within the ghost reach of its own cells.
+ *
+ * The reach: a body is copied to the ranks owning cells within r + rmax +
+ * alert of its centre, which is less than two cells (edge 2 rmax) for the
+ * small alert distance here, and a body moves much less than a cell per step;
+ * so every legitimate peer owns a cell within NEIGHBOUR_CELLS cells (index
+ * distance along each axis) of one of this rank's cells. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "invariance.h"
+#include "parallel.h"
+
+#define STEPS 200
+#define NEIGHBOUR_CELLS 2
+/* Reductions per step outside the solver's checks (counted on one build of
+ * the step: part update, guard, kinematics, detection sizes) may not grow
+ * with P; the bound leaves room for a few more, not for one per rank. */
+#define MAX_REDUCTIONS 24
+/* Doubles (or integers) in one reduction: walls' reactions and the like. */
+#define MAX_REDUCTION_COUNT 64
+
+static const inv_box scene = {.n = 500,
+                              .width = 80,
+                              .height = 12,
+                              .mu = 0.4,
+                              .dt = 2e-3,
+                              .nlgs_tol = 1e-4,
+                              .seed = 1,
+                              .box_velocity = 30.0,
+                              .imbalance = 1.1};
+
+/* What one step did. */
+static struct {
+  int on;
+  long bulk;   /* all-to-all and all-gather, any variant */
+  long rooted; /* bcast, gather, scatter, reduce, scan, barrier */
+  long reductions, checks, barriers;
+  long max_count;
+  char *peer; /* peer[r]: a message went to rank r */
+} audit;
+
+static void count_reduction(int count)
+{
+  if (!audit.on) return;
+  audit.reductions++;
+  if (count > audit.max_count) audit.max_count = count;
+}
+
+static void count_peer(int dest)
+{
+  if (audit.on && dest >= 0) audit.peer[dest] = 1;
+}
+
+int MPI_Alltoall(const void *s, int sc, MPI_Datatype st, void *r, int rc, MPI_Datatype rt, MPI_Comm c)
+{
+  audit.bulk += audit.on;
+  return PMPI_Alltoall(s, sc, st, r, rc, rt, c);
+}
+
+int MPI_Alltoallv(const void *s, const int *sc, const int *sd, MPI_Datatype st, void *r, const int *rc, const int *rd,
+                  MPI_Datatype rt, MPI_Comm c)
+{
+  audit.bulk += audit.on;
+  return PMPI_Alltoallv(s, sc, sd, st, r, rc, rd, rt, c);
+}
+
+int MPI_Allgather(const void *s, int sc, MPI_Datatype st, void *r, int rc, MPI_Datatype rt, MPI_Comm c)
+{
+  audit.bulk += audit.on;
+  return PMPI_Allgather(s, sc, st, r, rc, rt, c);
+}
+
+int MPI_Allgatherv(const void *s, int sc, MPI_Datatype st, void *r, const int *rc, const int *rd, MPI_Datatype rt,
+                   MPI_Comm c)
+{
+  audit.bulk += audit.on;
+  return PMPI_Allgatherv(s, sc, st, r, rc, rd, rt, c);
+}
+
+int MPI_Bcast(void *b, int n, MPI_Datatype t, int root, MPI_Comm c)
+{
+  audit.rooted += audit.on;
+  return PMPI_Bcast(b, n, t, root, c);
+}
+
+int MPI_Gather(const void *s, int sc, MPI_Datatype st, void *r, int rc, MPI_Datatype rt, int root, MPI_Comm c)
+{
+  audit.rooted += audit.on;
+  return PMPI_Gather(s, sc, st, r, rc, rt, root, c);
+}
+
+int MPI_Gatherv(const void *s, int sc, MPI_Datatype st, void *r, const int *rc, const int *rd, MPI_Datatype rt,
+                int root, MPI_Comm c)
+{
+  audit.rooted += audit.on;
+  return PMPI_Gatherv(s, sc, st, r, rc, rd, rt, root, c);
+}
+
+int MPI_Scatter(const void *s, int sc, MPI_Datatype st, void *r, int rc, MPI_Datatype rt, int root, MPI_Comm c)
+{
+  audit.rooted += audit.on;
+  return PMPI_Scatter(s, sc, st, r, rc, rt, root, c);
+}
+
+int MPI_Reduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm c)
+{
+  audit.rooted += audit.on;
+  return PMPI_Reduce(s, r, n, t, op, root, c);
+}
+
+int MPI_Exscan(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c)
+{
+  audit.rooted += audit.on;
+  return PMPI_Exscan(s, r, n, t, op, c);
+}
+
+int MPI_Barrier(MPI_Comm c)
+{
+  audit.rooted += audit.on;
+  return PMPI_Barrier(c);
+}
+
+int MPI_Allreduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c)
+{
+  count_reduction(n);
+  return PMPI_Allreduce(s, r, n, t, op, c);
+}
+
+int MPI_Iallreduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c, MPI_Request *q)
+{
+  audit.checks += audit.on;
+  if (audit.on && n > audit.max_count) audit.max_count = n;
+  return PMPI_Iallreduce(s, r, n, t, op, c, q);
+}
+
+int MPI_Ibarrier(MPI_Comm c, MPI_Request *q)
+{
+  audit.barriers += audit.on;
+  return PMPI_Ibarrier(c, q);
+}
+
+int MPI_Send(const void *b, int n, MPI_Datatype t, int dest, int tag, MPI_Comm c)
+{
+  count_peer(dest);
+  return PMPI_Send(b, n, t, dest, tag, c);
+}
+
+int MPI_Isend(const void *b, int n, MPI_Datatype t, int dest, int tag, MPI_Comm c, MPI_Request *q)
+{
+  count_peer(dest);
+  return PMPI_Isend(b, n, t, dest, tag, c, q);
+}
+
+int MPI_Issend(const void *b, int n, MPI_Datatype t, int dest, int tag, MPI_Comm c, MPI_Request *q)
+{
+  count_peer(dest);
+  return PMPI_Issend(b, n, t, dest, tag, c, q);
+}
+
+/* neighbour[r]: rank r owns a cell within NEIGHBOUR_CELLS of a cell of me. */
+static void neighbours(const moreau_part *part, int me, int size, char *neighbour)
+{
+  double lo[3], h;
+  int n[3];
+  const int *cell_rank;
+  moreau_part_get_grid(part, lo, &h, n, &cell_rank);
+  memset(neighbour, 0, (size_t)size);
+  for (int k = 0; k < n[2]; k++)
+    for (int j = 0; j < n[1]; j++)
+      for (int i = 0; i < n[0]; i++) {
+        if (cell_rank[i + n[0] * (j + n[1] * k)] != me) continue;
+        for (int c = k - NEIGHBOUR_CELLS; c <= k + NEIGHBOUR_CELLS; c++)
+          for (int b = j - NEIGHBOUR_CELLS; b <= j + NEIGHBOUR_CELLS; b++)
+            for (int a = i - NEIGHBOUR_CELLS; a <= i + NEIGHBOUR_CELLS; a++)
+              if (a >= 0 && a < n[0] && b >= 0 && b < n[1] && c >= 0 && c < n[2])
+                neighbour[cell_rank[a + n[0] * (b + n[1] * c)]] = 1;
+      }
+}
+
+START_TEST(steps_talk_to_neighbours_only)
+{
+  int rank = par_rank(MPI_COMM_WORLD), size = par_size(MPI_COMM_WORLD);
+  moreau_sim *sim;
+  moreau_part_stats before, after;
+  char *neighbour = calloc((size_t)size, 1);
+  long bad_bulk = 0, bad_rooted = 0, bad_peer = 0, max_reductions = 0, max_count = 0, checks = 0, barriers = 0;
+  long messages = 0, peers_seen = 0, repartition_steps = 0;
+  audit.peer = calloc((size_t)size, 1);
+  PAR_TRY(MPI_COMM_WORLD, inv_box_create(MPI_COMM_WORLD, &scene, &sim));
+  for (int step = 0; step < STEPS; step++) {
+    moreau_err err;
+    int peers = 0;
+    moreau_part_get_stats(moreau_sim_part(sim), &before);
+    char *peer = audit.peer;
+    memset(&audit, 0, sizeof(audit));
+    audit.peer = memset(peer, 0, (size_t)size);
+    audit.on = 1;
+    err = moreau_sim_step(sim);
+    audit.on = 0;
+    PAR_TRY(MPI_COMM_WORLD, err);
+    moreau_part_get_stats(moreau_sim_part(sim), &after);
+    bad_bulk += audit.bulk;
+    /* A repartition gathers the cell weights and sends the bodies to their
+     * new owners, wherever they are (issue 13 item 3): such steps are only
+     * audited for all-to-alls. */
+    if (after.repartitions != before.repartitions) {
+      repartition_steps++;
+      continue;
+    }
+    bad_rooted += audit.rooted;
+    if (audit.reductions > max_reductions) max_reductions = audit.reductions;
+    if (audit.max_count > max_count) max_count = audit.max_count;
+    checks += audit.checks;
+    barriers += audit.barriers;
+    /* The map after the step is the one the step's messages followed
+     * (a repartition happens before migration and ghosts). */
+    neighbours(moreau_sim_part(sim), rank, size, neighbour);
+    for (int r = 0; r < size; r++) {
+      if (!audit.peer[r]) continue;
+      peers++;
+      if (!neighbour[r] || r == rank) bad_peer++;
+    }
+    messages += peers > 0;
+    peers_seen += peers;
+  }
+  if (rank == 0)
+    printf("audit on %d ranks over %d steps (%ld repartitioned): rank 0 sent to %.1f peers per step, %ld calls of "
+           "all-to-all or all-gather, at most %ld reductions of at most %ld items per step besides %ld convergence "
+           "checks and %ld sparse-exchange barriers in all\n",
+           size, STEPS, repartition_steps, (double)peers_seen / STEPS, bad_bulk, max_reductions, max_count, checks,
+           barriers);
+  PAR_CHECK(MPI_COMM_WORLD, bad_bulk == 0, "%ld all-to-all or all-gather calls in steps", bad_bulk);
+  PAR_CHECK(MPI_COMM_WORLD, bad_rooted == 0, "%ld rooted collectives in steps that did not repartition", bad_rooted);
+  PAR_CHECK(MPI_COMM_WORLD, bad_peer == 0, "%ld messages to ranks that are not neighbours", bad_peer);
+  PAR_CHECK(MPI_COMM_WORLD, max_reductions <= MAX_REDUCTIONS, "%ld reductions in one step (bound %d)", max_reductions,
+            MAX_REDUCTIONS);
+  PAR_CHECK(MPI_COMM_WORLD, max_count <= MAX_REDUCTION_COUNT, "a reduction of %ld items (bound %d)", max_count,
+            MAX_REDUCTION_COUNT);
+  /* The audit saw the traffic it is about: on several ranks, every rank
+   * messages someone in most steps, and the pile was repartitioned. */
+  if (size > 1) {
+    PAR_CHECK(MPI_COMM_WORLD, messages >= STEPS / 2, "rank %d sent messages in only %ld of %d steps", rank, messages,
+              STEPS);
+    PAR_CHECK(MPI_COMM_WORLD, repartition_steps > 0, "the drifting pile was never repartitioned");
+  }
+  PAR_TRY(MPI_COMM_WORLD, moreau_sim_destroy(&sim));
+  free(audit.peer);
+  free(neighbour);
+}
+END_TEST
+
+int main(int argc, char **argv)
+{
+  int status;
+  MPI_Init(&argc, &argv);
+  Suite *s = suite_create("comm_audit");
+  TCase *tc = tcase_create("audit");
+  tcase_set_timeout(tc, 300);
+  tcase_add_test(tc, steps_talk_to_neighbours_only);
+  suite_add_tcase(s, tc);
+  status = par_run_suite(MPI_COMM_WORLD, s, argc > 1 ? argv[1] : NULL);
+  MPI_Finalize();
+  return status;
+}
