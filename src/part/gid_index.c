@@ -8,7 +8,11 @@ static int cmp_gid_lid(const void *pa, const void *pb)
   return (a->gid > b->gid) - (a->gid < b->gid);
 }
 
-void part_gid_sort(part_gid_lid *index, moreau_lid n) { qsort(index, (size_t)n, sizeof(*index), cmp_gid_lid); }
+/* An empty index may be NULL, which qsort may not be given. */
+void part_gid_sort(part_gid_lid *index, moreau_lid n)
+{
+  if (n > 1) qsort(index, (size_t)n, sizeof(*index), cmp_gid_lid);
+}
 
 moreau_err part_gid_index(const moreau_bodies *b, part_gid_lid **index)
 {

@@ -58,7 +58,7 @@ static moreau_err gather_arrivals(arrival *in, int n, part_messages *recv)
 {
   int *rank;
   int64_t *length;
-  qsort(in, (size_t)n, sizeof(*in), by_source);
+  if (n > 1) qsort(in, (size_t)n, sizeof(*in), by_source);
   MOREAU_CALL(moreau_malloc((size_t)n * sizeof(int), &rank));
   MOREAU_CALL(moreau_malloc((size_t)n * sizeof(int64_t), &length));
   for (int k = 0; k < n; k++) {
