@@ -8,4 +8,8 @@ if(MOREAU_BUILD_BENCHMARKS)
   target_compile_options(bench_parallel_step PRIVATE ${MOREAU_WARNINGS} ${MOREAU_SANITIZERS})
   # PETSc directly too: the probe starts PETSc itself, for its options and -log_view.
   target_link_libraries(bench_parallel_step PRIVATE moreau PkgConfig::PETSC)
+  # The transport's latency and bandwidth, for the performance model.
+  add_executable(bench_pingpong ${CMAKE_CURRENT_LIST_DIR}/parallel/bench_pingpong.c)
+  target_compile_options(bench_pingpong PRIVATE ${MOREAU_WARNINGS} ${MOREAU_SANITIZERS})
+  target_link_libraries(bench_pingpong PRIVATE MPI::MPI_C)
 endif()

@@ -38,7 +38,13 @@ typedef struct {
   int64_t bodies, contacts, interface_copies, warm_matched;
   double step_seconds, solve_seconds, detect_seconds;
   double msgs[3], bytes[3], iface[3];
+  double step_msgs[3], step_bytes[3]; /* sent in the step's ghost and migration exchanges */
 } step_figures;
+
+/* The part's exchange counters at the end of the last step. */
+typedef struct {
+  int64_t messages, bytes;
+} exchange_counts;
 
 /* A settled pile of N disks between side walls at x0 and x1 = x0 + W becomes
  * one of k N disks between x0 and x0 + k W: copy j sits j W further right,
@@ -132,7 +138,7 @@ static moreau_err min_mean_max(MPI_Comm comm, double x, double out[3])
 }
 
 /* Times are the slowest rank's: that is what the step costs. */
-static moreau_err gather_figures(const moreau_sim *sim, double step_seconds, step_figures *f)
+static moreau_err gather_figures(const moreau_sim *sim, double step_seconds, exchange_counts *last, step_figures *f)
 {
   const moreau_step_stats *stats = moreau_sim_stats(sim);
   MPI_Comm comm = moreau_sim_comm(sim);
@@ -150,6 +156,9 @@ static moreau_err gather_figures(const moreau_sim *sim, double step_seconds, ste
   MOREAU_CALL(min_mean_max(comm, (double)st.sweep_messages, f->msgs));
   MOREAU_CALL(min_mean_max(comm, (double)st.sweep_bytes, f->bytes));
   MOREAU_CALL(min_mean_max(comm, (double)st.interface_bodies, f->iface));
+  MOREAU_CALL(min_mean_max(comm, (double)(st.exchange_messages - last->messages), f->step_msgs));
+  MOREAU_CALL(min_mean_max(comm, (double)(st.exchange_bytes - last->bytes), f->step_bytes));
+  *last = (exchange_counts){st.exchange_messages, st.exchange_bytes};
   copies = (double)st.interface_bodies;
   MOREAU_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, &copies, 1, MPI_DOUBLE, MPI_SUM, comm));
   f->interface_copies = (int64_t)copies;
@@ -163,7 +172,8 @@ static const char csv_header[] =
     "label,ranks,bodies,step,contacts,iterations,residual,converged,step_seconds,solve_seconds,detect_seconds,"
     "imbalance,interface_copies,interface_bodies_min,interface_bodies_mean,interface_bodies_max,"
     "sweep_messages_min,sweep_messages_mean,sweep_messages_max,sweep_bytes_min,sweep_bytes_mean,sweep_bytes_max,"
-    "warm_started_contacts,law_residual,interface_spread";
+    "warm_started_contacts,law_residual,interface_spread,step_messages_min,step_messages_mean,step_messages_max,"
+    "step_bytes_min,step_bytes_mean,step_bytes_max";
 
 /* Rank 0 only. */
 static moreau_err write_row(const bench_config *cfg, const moreau_sim *sim, const step_figures *f)
@@ -192,12 +202,14 @@ static moreau_err write_row(const bench_config *cfg, const moreau_sim *sim, cons
   fprintf(fp,
           "%s,%d,%lld,%lld,%lld,%d,%.6g,%d,%.6g,%.6g,%.6g,%.4f,%lld,%.0f,%.2f,%.0f,%.0f,%.2f,%.0f,%.0f,%.2f,%.0f,%lld,%"
           ".6g,%."
-          "6g\n",
+          "6g",
           cfg->label, moreau_sim_size(sim), (long long)f->bodies, (long long)moreau_sim_step_index(sim),
           (long long)f->contacts, solve->iterations, solve->residual, solve->converged, f->step_seconds,
           f->solve_seconds, f->detect_seconds, imbalance, (long long)f->interface_copies, f->iface[0], f->iface[1],
           f->iface[2], f->msgs[0], f->msgs[1], f->msgs[2], f->bytes[0], f->bytes[1], f->bytes[2],
           (long long)f->warm_matched, solve->law_residual, solve->interface_spread);
+  fprintf(fp, ",%.0f,%.2f,%.0f,%.0f,%.0f,%.0f\n", f->step_msgs[0], f->step_msgs[1], f->step_msgs[2], f->step_bytes[0],
+          f->step_bytes[1], f->step_bytes[2]);
   MOREAU_CHECK(fclose(fp) == 0, MOREAU_ERR_IO, "%s: write failed", cfg->csv);
   return MOREAU_SUCCESS;
 }
@@ -269,6 +281,12 @@ static moreau_err write_forces(const char *path, const moreau_sim *sim)
 
 static moreau_err run(const bench_config *cfg, moreau_sim *sim)
 {
+  exchange_counts last = {0, 0};
+  if (moreau_sim_size(sim) > 1) {
+    moreau_part_stats st;
+    moreau_part_get_stats(moreau_sim_part(sim), &st);
+    last = (exchange_counts){st.exchange_messages, st.exchange_bytes};
+  }
   for (int64_t s = 0; s < cfg->steps; s++) {
     step_figures f;
     moreau_err err = MOREAU_SUCCESS;
@@ -276,7 +294,7 @@ static moreau_err run(const bench_config *cfg, moreau_sim *sim)
     MOREAU_MPI_CALL(MPI_Barrier(moreau_sim_comm(sim)));
     t0 = MPI_Wtime();
     MOREAU_CALL(moreau_sim_step(sim));
-    MOREAU_CALL(gather_figures(sim, MPI_Wtime() - t0, &f));
+    MOREAU_CALL(gather_figures(sim, MPI_Wtime() - t0, &last, &f));
     if (moreau_sim_rank(sim) == 0) err = write_row(cfg, sim, &f);
     MOREAU_CALL(moreau_error_agree(moreau_sim_comm(sim), err));
   }

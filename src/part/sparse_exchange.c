@@ -89,6 +89,9 @@ moreau_err part_sparse_exchange(moreau_part *part, const part_messages *send, pa
   MPI_Request *req, barrier = MPI_REQUEST_NULL;
   arrival *in = NULL;
   MOREAU_CALL(moreau_malloc(((size_t)send->n + 1) * sizeof(MPI_Request), &req));
+  part->stats.exchange_rounds++;
+  part->stats.exchange_messages += send->n;
+  part->stats.exchange_bytes += (send->n ? send->offset[send->n] : 0) * (int64_t)sizeof(double);
   for (int k = 0; k < send->n; k++) {
     int64_t count = send->offset[k + 1] - send->offset[k];
     MOREAU_CHECK(count <= INT_MAX, MOREAU_ERR_RUNTIME, "part: more than %d doubles in one message", INT_MAX);
