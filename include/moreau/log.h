@@ -15,6 +15,7 @@ typedef enum {
   MOREAU_EV_EXCHANGE,
   MOREAU_EV_MIGRATE,
   MOREAU_EV_PARTITION,
+  MOREAU_EV_REPARTITION, /* a whole repartition: partition, relabelling and the migration it causes */
   MOREAU_EV_IO_READ,
   MOREAU_EV_IO_WRITE,
   MOREAU_EV_ANALYSIS,

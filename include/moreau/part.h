@@ -24,15 +24,17 @@ typedef struct moreau_part moreau_part;
 typedef enum { MOREAU_PART_METIS, MOREAU_PART_BLOCK } moreau_part_type;
 
 typedef struct {
-  double imbalance;          /* max / mean of per-rank work, measured on entry to the last update */
-  int64_t repartitions;      /* so far */
-  int64_t migrated;          /* bodies sent to another rank at the last update (global) */
-  int64_t sweep_messages;    /* messages sent by this rank per interface average */
-  int64_t sweep_bytes;       /* bytes sent by this rank per interface average */
-  int64_t interface_bodies;  /* local bodies with multiplicity > 1 */
-  int64_t exchange_messages; /* messages sent by this rank in ghost and migration exchanges, so far */
-  int64_t exchange_bytes;    /* bytes in them */
-  int64_t exchange_rounds;   /* those exchanges (each ends in a nonblocking barrier), so far */
+  double imbalance;           /* max / mean of per-rank work, measured on entry to the last update */
+  int64_t repartitions;       /* so far */
+  int64_t migrated;           /* bodies sent to another rank at the last update (global) */
+  int64_t sweep_messages;     /* messages sent by this rank per interface average */
+  int64_t sweep_bytes;        /* bytes sent by this rank per interface average */
+  int64_t interface_bodies;   /* local bodies with multiplicity > 1 */
+  int64_t exchange_messages;  /* messages sent by this rank in ghost and migration exchanges, so far */
+  int64_t exchange_bytes;     /* bytes in them */
+  int64_t exchange_rounds;    /* those exchanges (each ends in a nonblocking barrier), so far */
+  double repartition_seconds; /* spent in repartitions (partition, relabelling, migration) so far, this rank */
+  int64_t repartition_bytes;  /* sent by this rank in the migrations of those repartitions */
 } moreau_part_stats;
 
 /* The partition's cell map (the same on every rank): the grid and the owner

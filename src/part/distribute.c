@@ -63,11 +63,19 @@ moreau_err moreau_part_update(moreau_part *part, moreau_bodies *b, moreau_contac
   if (part->size > 1 && part->stats.imbalance > part->threshold) {
     /* Relabelled here only: the first split does not depend on where the
      * bodies start (a reader's layout), a repartition moves few bodies. */
+    double t0 = MPI_Wtime();
+    int64_t bytes0 = part->stats.exchange_bytes;
+    moreau_log_begin(MOREAU_EV_REPARTITION);
     MOREAU_CALL(part_partition(part, b, history));
     MOREAU_CALL(part_relabel(part, b));
+    MOREAU_CALL(redistribute(part, b, history, hist_lid, sum[1]));
+    moreau_log_end(MOREAU_EV_REPARTITION);
     part->stats.repartitions++;
+    part->stats.repartition_seconds += MPI_Wtime() - t0;
+    part->stats.repartition_bytes += part->stats.exchange_bytes - bytes0;
+  } else {
+    MOREAU_CALL(redistribute(part, b, history, hist_lid, sum[1]));
   }
-  MOREAU_CALL(redistribute(part, b, history, hist_lid, sum[1]));
   moreau_free(&hist_lid);
   return MOREAU_SUCCESS;
 }

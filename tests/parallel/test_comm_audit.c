@@ -194,7 +194,7 @@ START_TEST(steps_talk_to_neighbours_only)
   moreau_part_stats before, after;
   char *neighbour = calloc((size_t)size, 1);
   long bad_bulk = 0, bad_rooted = 0, bad_peer = 0, max_reductions = 0, max_count = 0, checks = 0, barriers = 0;
-  long messages = 0, peers_seen = 0, repartition_steps = 0, bad_counter = 0;
+  long messages = 0, peers_seen = 0, repartition_steps = 0, bad_counter = 0, moved = 0;
   audit.peer = calloc((size_t)size, 1);
   PAR_TRY(MPI_COMM_WORLD, inv_box_create(MPI_COMM_WORLD, &scene, &sim));
   for (int step = 0; step < STEPS; step++) {
@@ -217,8 +217,10 @@ START_TEST(steps_talk_to_neighbours_only)
      * audited for all-to-alls. */
     if (after.repartitions != before.repartitions) {
       repartition_steps++;
+      moved += after.repartition_bytes - before.repartition_bytes;
       continue;
     }
+    bad_counter += after.repartition_bytes != before.repartition_bytes;
     bad_rooted += audit.rooted;
     if (audit.reductions > max_reductions) max_reductions = audit.reductions;
     if (audit.max_count > max_count) max_count = audit.max_count;
@@ -243,8 +245,8 @@ START_TEST(steps_talk_to_neighbours_only)
            barriers);
   PAR_CHECK(MPI_COMM_WORLD, bad_bulk == 0, "%ld all-to-all or all-gather calls in steps", bad_bulk);
   PAR_CHECK(MPI_COMM_WORLD, bad_rooted == 0, "%ld rooted collectives in steps that did not repartition", bad_rooted);
-  PAR_CHECK(MPI_COMM_WORLD, bad_counter == 0, "%ld steps whose exchange count differs from the barriers counted",
-            bad_counter);
+  PAR_CHECK(MPI_COMM_WORLD, bad_counter == 0,
+            "%ld steps whose exchange or repartition counters disagree with the calls counted", bad_counter);
   PAR_CHECK(MPI_COMM_WORLD, bad_peer == 0, "%ld messages to ranks that are not neighbours", bad_peer);
   PAR_CHECK(MPI_COMM_WORLD, max_reductions <= MAX_REDUCTIONS, "%ld reductions in one step (bound %d)", max_reductions,
             MAX_REDUCTIONS);
@@ -256,6 +258,7 @@ START_TEST(steps_talk_to_neighbours_only)
     PAR_CHECK(MPI_COMM_WORLD, messages >= STEPS / 2, "rank %d sent messages in only %ld of %d steps", rank, messages,
               STEPS);
     PAR_CHECK(MPI_COMM_WORLD, repartition_steps > 0, "the drifting pile was never repartitioned");
+    ck_assert_msg(par_sum(MPI_COMM_WORLD, (double)moved) > 0, "repartitions moved no bytes");
   }
   PAR_TRY(MPI_COMM_WORLD, moreau_sim_destroy(&sim));
   free(audit.peer);
