@@ -12,6 +12,9 @@ const moreau_option_spec moreau_nlgs_options[] = {
     {"-nlgs_max_it", "<int>", "2000", "maximum number of sweeps per step"},
     {"-nlgs_check_every", "<int>", "1", "take the global convergence test every k sweeps"},
     {"-nlgs_warm_start", "<bool>", "true", "start each step from the previous step's forces"},
+    {"-nlgs_order", "<random|blocks>", "random",
+     "sweep order: a fresh random permutation, or space-filling-curve blocks of rows in random order, each shuffled"},
+    {"-nlgs_block", "<int>", "128", "rows per block of -nlgs_order blocks"},
     {NULL, NULL, NULL, NULL}};
 
 moreau_err moreau_nlgs_create(MPI_Comm comm, int dim, const moreau_law *law, moreau_nlgs **nlgs)
@@ -32,6 +35,8 @@ moreau_err moreau_nlgs_create(MPI_Comm comm, int dim, const moreau_law *law, mor
   s->max_it = 2000;
   s->check_every = 1;
   s->warm = 1;
+  s->order_kind = MOREAU_NLGS_ORDER_RANDOM;
+  s->block = 128;
   moreau_nlgs_set_seed(s, 0);
   *nlgs = s;
   return MOREAU_SUCCESS;
@@ -55,6 +60,9 @@ moreau_err moreau_nlgs_destroy(moreau_nlgs **nlgs)
   moreau_free(&s->row_saved);
   moreau_free(&s->row_contact);
   moreau_free(&s->order);
+  moreau_free(&s->contact_perm);
+  moreau_free(&s->visit);
+  moreau_free(&s->block_perm);
   moreau_free(&s->mult);
   moreau_free(&s->inv_inertia6);
   moreau_free(&s->touched);
@@ -68,8 +76,9 @@ moreau_err moreau_nlgs_destroy(moreau_nlgs **nlgs)
 moreau_err moreau_nlgs_set_from_options(moreau_nlgs *s)
 {
   static const char *const norms[] = {"mean", "quad", "max", "law", NULL};
-  int norm;
-  int64_t min_it, max_it, every, seed;
+  static const char *const orders[] = {"random", "blocks", NULL};
+  int norm, order;
+  int64_t min_it, max_it, every, seed, block;
   double tol;
   MOREAU_CALL(moreau_option_real("-nlgs_tol", &tol));
   MOREAU_CALL(moreau_option_enum("-nlgs_norm", norms, &norm));
@@ -78,6 +87,10 @@ moreau_err moreau_nlgs_set_from_options(moreau_nlgs *s)
   MOREAU_CALL(moreau_option_int("-nlgs_check_every", &every));
   MOREAU_CALL(moreau_option_bool("-nlgs_warm_start", &s->warm));
   MOREAU_CALL(moreau_option_int("-seed", &seed));
+  MOREAU_CALL(moreau_option_enum("-nlgs_order", orders, &order));
+  MOREAU_CALL(moreau_option_int("-nlgs_block", &block));
+  MOREAU_CHECK(block >= 1 && block <= 100000000, MOREAU_ERR_INPUT, "option -nlgs_block: must be >= 1, got %lld",
+               (long long)block);
   MOREAU_CHECK(tol > 0 && tol < 1, MOREAU_ERR_INPUT, "option -nlgs_tol: must be in (0, 1), got %g", tol);
   MOREAU_CHECK(min_it >= 0 && min_it <= 100000000, MOREAU_ERR_INPUT, "option -nlgs_min_it: must be >= 0");
   MOREAU_CHECK(max_it >= 1 && max_it <= 100000000, MOREAU_ERR_INPUT, "option -nlgs_max_it: must be >= 1");
@@ -88,7 +101,14 @@ moreau_err moreau_nlgs_set_from_options(moreau_nlgs *s)
   moreau_nlgs_set_iterations(s, (int)min_it, (int)max_it);
   moreau_nlgs_set_check_every(s, (int)every);
   moreau_nlgs_set_seed(s, (uint64_t)seed);
+  moreau_nlgs_set_order(s, (moreau_nlgs_order)order, (int)block);
   return MOREAU_SUCCESS;
+}
+
+void moreau_nlgs_set_order(moreau_nlgs *s, moreau_nlgs_order order, int block)
+{
+  s->order_kind = order;
+  s->block = block >= 1 ? block : 1;
 }
 
 void moreau_nlgs_set_tolerance(moreau_nlgs *s, double tol, moreau_nlgs_norm norm)
@@ -128,6 +148,7 @@ static moreau_err reserve(moreau_nlgs *s, moreau_lid nrows, moreau_lid nbodies, 
     if (!s->row_saved) MOREAU_CALL(moreau_malloc(s->row_size, &s->row_saved));
     MOREAU_CALL(moreau_realloc((size_t)cap * sizeof(moreau_lid), &s->row_contact));
     MOREAU_CALL(moreau_realloc((size_t)cap * sizeof(moreau_lid), &s->order));
+    MOREAU_CALL(moreau_realloc((size_t)cap * sizeof(moreau_lid), &s->visit));
     s->row_cap = cap;
   }
   if (nbodies > s->body_cap) {
@@ -216,16 +237,6 @@ static void reduce_sums(void *in, void *inout, int *len, MPI_Datatype *type)
       b[i + k] = k == G_MAX_RATIO || k == G_SPREAD ? fmax(a[i + k], b[i + k]) : b[i + k] + a[i + k];
 }
 
-static void shuffle(moreau_rng *rng, moreau_lid *order, moreau_lid n)
-{
-  for (moreau_lid i = n - 1; i > 0; i--) {
-    moreau_lid j = (moreau_lid)moreau_rng_below(rng, (uint32_t)(i + 1));
-    moreau_lid t = order[i];
-    order[i] = order[j];
-    order[j] = t;
-  }
-}
-
 /* The records of prob's contacts, their impulses applied to the bodies and
  * the copies of interface bodies averaged: the velocities are then those of
  * the contact forces. Returns the record count and the global contact
@@ -238,6 +249,7 @@ static moreau_err setup_rows(moreau_nlgs *s, const moreau_nlgs_problem *prob, mo
   MOREAU_CHECK(prob->part, MOREAU_ERR_INTERNAL, "moreau_nlgs_solve: no partition");
   MOREAU_CALL(reserve(s, c->n, moreau_bodies_n_local(prob->bodies), prob->walls->n));
   MOREAU_CALL(share_counts(s, prob));
+  MOREAU_CALL(nlgs_contact_order(s, prob));
   *nrows = s->ops->build(s, prob);
   MOREAU_ASSERT(*nrows >= 0 && *nrows <= c->n);
   s->ops->apply(s, *nrows);
@@ -363,17 +375,17 @@ moreau_err moreau_nlgs_solve(moreau_nlgs *s, const moreau_nlgs_problem *prob, mo
     moreau_sweep_sums sums, inner;
     /* The rows on the interface first, then the exchange of their bodies'
      * velocities is in flight while the interior rows are swept (they touch
-     * no body the exchange carries); each group in a fresh random order. */
-    shuffle(&s->rng, s->order, n_edge);
-    shuffle(&s->rng, s->order + n_edge, nrows - n_edge);
+     * no body the exchange carries); each group in its own fresh order. */
+    moreau_lid *edge_rows = nlgs_visit_order(s, s->order, n_edge, s->visit);
+    moreau_lid *inner_rows = nlgs_visit_order(s, s->order + n_edge, nrows - n_edge, s->visit + n_edge);
     moreau_log_begin(MOREAU_EV_NLGS_SWEEP);
-    args.order = s->order;
+    args.order = edge_rows;
     args.n = n_edge;
     s->sweep(&args, &sums);
     moreau_log_end(MOREAU_EV_NLGS_SWEEP);
     MOREAU_CALL(moreau_part_interface_average_begin(prob->part, prob->bodies, prob->walls));
     moreau_log_begin(MOREAU_EV_NLGS_SWEEP);
-    args.order = s->order + n_edge;
+    args.order = inner_rows;
     args.n = nrows - n_edge;
     s->sweep(&args, &inner);
     moreau_log_end(MOREAU_EV_NLGS_SWEEP);

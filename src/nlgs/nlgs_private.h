@@ -35,8 +35,13 @@ struct moreau_nlgs {
   void *rows;
   void *row_saved;         /* one record: the law residual's undo (nlgs_residual.c) */
   moreau_lid *row_contact; /* contact index of each row */
-  moreau_lid *order;
-  double *mult; /* per local body: number of ranks whose contacts touch it */
+  moreau_lid *order;       /* the rows, edge group first (nlgs.c) */
+  moreau_nlgs_order order_kind;
+  moreau_lid block;         /* rows per block of MOREAU_NLGS_ORDER_BLOCKS */
+  moreau_lid *contact_perm; /* blocks: the contacts in space-filling-curve order, rows are built in it */
+  moreau_lid *visit;        /* blocks: this sweep's visiting order (row_cap entries) */
+  moreau_lid *block_perm;   /* blocks: this sweep's order of the blocks */
+  double *mult;             /* per local body: number of ranks whose contacts touch it */
   double
       *inv_inertia6; /* 3D, per local cluster: world inverse inertia tensor times mult (rows3d.c; unset for spheres) */
   char *touched;
@@ -72,6 +77,22 @@ static inline void nlgs_glued_side(moreau_nlgs *s, const moreau_walls *w, int iw
  * records, sum |P_local - P| in dp[0] and sum |P_local| in dp[1]; the state
  * (velocities, records, contact state) is left as it was. */
 MOREAU_MUST_CHECK moreau_err nlgs_law_residual_sums(moreau_nlgs *s, moreau_contacts *c, moreau_lid nrows, double dp[2]);
+
+/* nlgs_order.c */
+/* With the blocks order, s->contact_perm: the contacts sorted along a Morton
+ * curve through body a's position, so that consecutive rows (built in that
+ * order) touch a compact patch of space and of memory. */
+MOREAU_MUST_CHECK moreau_err nlgs_contact_order(moreau_nlgs *s, const moreau_nlgs_problem *prob);
+/* The order to sweep the n rows listed in base (one group) in. Random:
+ * base itself, shuffled (a fresh uniform permutation). Blocks: consecutive
+ * runs of s->block entries of base, the runs in a fresh random order and
+ * each run shuffled, written to out. */
+moreau_lid *nlgs_visit_order(moreau_nlgs *s, moreau_lid *base, moreau_lid n, moreau_lid *out);
+/* The contact behind the kk-th row built. */
+static inline moreau_lid nlgs_build_contact(const moreau_nlgs *s, moreau_lid kk)
+{
+  return s->order_kind == MOREAU_NLGS_ORDER_BLOCKS ? s->contact_perm[kk] : kk;
+}
 
 /* rows2d.c, rows3d.c */
 extern const nlgs_dim_ops nlgs_ops2d, nlgs_ops3d;

@@ -8,7 +8,8 @@ static moreau_lid build2d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
   moreau_walls *w = prob->walls;
   const moreau_contacts *c = prob->contacts;
   moreau_lid nrows = 0;
-  for (moreau_lid k = 0; k < c->n; k++) {
+  for (moreau_lid kk = 0; kk < c->n; kk++) {
+    moreau_lid k = nlgs_build_contact(s, kk);
     moreau_row2d *r = nlgs_row(s, nrows);
     moreau_lid ia = c->a[k], ib = c->b[k];
     const double *n = &c->normal[3 * k], *ca = &c->ca[3 * k], *cb = &c->cb[3 * k];

@@ -53,7 +53,8 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     for (int m = 0; m < 6; m++)
       I[m] *= s->mult[i];
   }
-  for (moreau_lid k = 0; k < c->n; k++) {
+  for (moreau_lid kk = 0; kk < c->n; kk++) {
+    moreau_lid k = nlgs_build_contact(s, kk);
     moreau_row3d *r = nlgs_row(s, nrows);
     moreau_lid ia = c->a[k], ib = c->b[k];
     const double *e[3] = {&c->normal[3 * k], &c->tangent[3 * k], &c->binormal[3 * k]};

@@ -242,6 +242,38 @@ START_TEST(law_norm_stops_near_the_solution)
 }
 END_TEST
 
+/* The blocks order (-nlgs_order blocks) visits every row once per sweep,
+ * whatever the block size against the row count (one row per block, a
+ * partial last block, one block for all): a sweep that skipped a row would
+ * leave its contact without force and never reach the closed form. The
+ * rows are built along a space-filling curve, so the contact of each row
+ * must still be the one the forces are stored to. */
+START_TEST(blocks_order_reaches_the_closed_form)
+{
+  moreau_pair_law plain = {.mu = 0.5};
+  const int blocks[] = {1, 5, N_DISKS, 1000};
+  column col;
+  column_create("signorini_coulomb", &plain, &col);
+  moreau_nlgs *nlgs = moreau_sim_nlgs(col.sim);
+  moreau_nlgs_set_warm_start(nlgs, 0);
+  moreau_nlgs_set_iterations(nlgs, 1, 1000000);
+  moreau_nlgs_set_tolerance(nlgs, 1e-10, MOREAU_NLGS_NORM_LAW);
+  for (size_t k = 0; k < sizeof(blocks) / sizeof(blocks[0]); k++) {
+    moreau_nlgs_result res;
+    moreau_nlgs_set_order(nlgs, MOREAU_NLGS_ORDER_BLOCKS, blocks[k]);
+    moreau_nlgs_set_seed(nlgs, 7);
+    free_velocities(&col);
+    PAR_TRY(MPI_COMM_WORLD, moreau_nlgs_solve(nlgs, &col.prob, &res));
+    double error = force_error(&col);
+    if (par_rank(MPI_COMM_WORLD) == 0)
+      printf("blocks of %d rows: %d sweeps, force error %.3g\n", blocks[k], res.iterations, error);
+    ck_assert_msg(res.converged, "blocks of %d: not converged in %d sweeps", blocks[k], res.iterations);
+    ck_assert_msg(error < 1e-6, "blocks of %d: force error %.3g", blocks[k], error);
+  }
+  column_destroy(&col);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
@@ -249,6 +281,10 @@ int main(int argc, char **argv)
   TCase *tc = tcase_create("residual");
   tcase_add_test(tc, zero_at_solution_positive_away);
   tcase_add_test(tc, law_norm_stops_near_the_solution);
+  tcase_set_timeout(tc, 120);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("order");
+  tcase_add_test(tc, blocks_order_reaches_the_closed_form);
   tcase_set_timeout(tc, 120);
   suite_add_tcase(s, tc);
   int status = par_run_suite(MPI_COMM_WORLD, s, argc > 1 ? argv[1] : NULL);

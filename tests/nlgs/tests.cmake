@@ -1,5 +1,6 @@
 # nlgs_residual: the law residual of a column of disks with a closed-form
 # solution, zero there and positive away from it, for each law, with the
-# column split over 1 to 4 ranks; and the law norm as a stopping rule.
+# column split over 1 to 4 ranks; and the law norm as a stopping rule; the
+# blocks sweep order reaching the same closed form for every block size.
 moreau_test_program(test_nlgs_residual ${CMAKE_CURRENT_LIST_DIR}/test_residual.c)
 moreau_mpi_test(nlgs_residual test_nlgs_residual RANKS 1 2 3 4 TIMEOUT 120)

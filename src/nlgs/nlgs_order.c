@@ -1,0 +1,92 @@
+#include <stdlib.h>
+
+#include "nlgs_private.h"
+
+/* Bits per axis of the Morton key: 65536 positions along each axis of the
+ * contacts' bounding box, far finer than a body, so that consecutive keys
+ * are neighbours in space. */
+#define ORDER_BITS 16
+
+typedef struct {
+  uint64_t key;
+  moreau_lid k;
+} keyed_contact;
+
+static int by_key(const void *a, const void *b)
+{
+  const keyed_contact *x = a, *y = b;
+  if (x->key != y->key) return x->key < y->key ? -1 : 1;
+  return (x->k > y->k) - (x->k < y->k);
+}
+
+static uint64_t morton(const uint32_t q[3], int dim)
+{
+  uint64_t key = 0;
+  for (int bit = ORDER_BITS - 1; bit >= 0; bit--)
+    for (int d = 0; d < dim; d++)
+      key = key << 1 | ((q[d] >> bit) & 1u);
+  return key;
+}
+
+moreau_err nlgs_contact_order(moreau_nlgs *s, const moreau_nlgs_problem *prob)
+{
+  const moreau_contacts *c = prob->contacts;
+  const moreau_bodies *b = prob->bodies;
+  keyed_contact *keyed;
+  double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+  if (s->order_kind != MOREAU_NLGS_ORDER_BLOCKS) return MOREAU_SUCCESS;
+  MOREAU_CALL(moreau_realloc(((size_t)c->n + 1) * sizeof(moreau_lid), &s->contact_perm));
+  MOREAU_CALL(moreau_realloc(((size_t)c->n / (size_t)s->block + 2) * sizeof(moreau_lid), &s->block_perm));
+  if (c->n == 0) return MOREAU_SUCCESS;
+  for (moreau_lid k = 0; k < c->n; k++)
+    for (int d = 0; d < s->dim; d++) {
+      double x = b->x[3 * c->a[k] + d];
+      if (k == 0 || x < lo[d]) lo[d] = x;
+      if (k == 0 || x > hi[d]) hi[d] = x;
+    }
+  MOREAU_CALL(moreau_malloc((size_t)c->n * sizeof(*keyed), &keyed));
+  for (moreau_lid k = 0; k < c->n; k++) {
+    uint32_t q[3] = {0, 0, 0};
+    for (int d = 0; d < s->dim; d++) {
+      double t = hi[d] > lo[d] ? (b->x[3 * c->a[k] + d] - lo[d]) / (hi[d] - lo[d]) : 0.0;
+      q[d] = (uint32_t)(t * ((1u << ORDER_BITS) - 1));
+    }
+    keyed[k] = (keyed_contact){morton(q, s->dim), k};
+  }
+  qsort(keyed, (size_t)c->n, sizeof(*keyed), by_key);
+  for (moreau_lid k = 0; k < c->n; k++)
+    s->contact_perm[k] = keyed[k].k;
+  moreau_free(&keyed);
+  return MOREAU_SUCCESS;
+}
+
+static void shuffle_range(moreau_rng *rng, moreau_lid *a, moreau_lid n)
+{
+  for (moreau_lid i = n - 1; i > 0; i--) {
+    moreau_lid j = (moreau_lid)moreau_rng_below(rng, (uint32_t)(i + 1));
+    moreau_lid t = a[i];
+    a[i] = a[j];
+    a[j] = t;
+  }
+}
+
+moreau_lid *nlgs_visit_order(moreau_nlgs *s, moreau_lid *base, moreau_lid n, moreau_lid *out)
+{
+  moreau_lid nb, at = 0;
+  if (s->order_kind == MOREAU_NLGS_ORDER_RANDOM) {
+    shuffle_range(&s->rng, base, n);
+    return base;
+  }
+  nb = (n + s->block - 1) / s->block;
+  for (moreau_lid j = 0; j < nb; j++)
+    s->block_perm[j] = j;
+  shuffle_range(&s->rng, s->block_perm, nb);
+  for (moreau_lid j = 0; j < nb; j++) {
+    moreau_lid first = s->block_perm[j] * s->block, len = n - first < s->block ? n - first : s->block;
+    for (moreau_lid i = 0; i < len; i++)
+      out[at + i] = base[first + i];
+    shuffle_range(&s->rng, &out[at], len);
+    at += len;
+  }
+  return out;
+}
