@@ -11,5 +11,6 @@ if(MOREAU_BUILD_BENCHMARKS)
   # The transport's latency and bandwidth, for the performance model.
   add_executable(bench_pingpong ${CMAKE_CURRENT_LIST_DIR}/parallel/bench_pingpong.c)
   target_compile_options(bench_pingpong PRIVATE ${MOREAU_WARNINGS} ${MOREAU_SANITIZERS})
+  target_link_options(bench_pingpong PRIVATE ${MOREAU_SANITIZERS})
   target_link_libraries(bench_pingpong PRIVATE MPI::MPI_C)
 endif()
