@@ -25,6 +25,7 @@ typedef struct {
   double *drive;                     /* force magnitude pushing the wall inward */
   double *pressure;                  /* MOREAU_WALL_FORCE: drive = force + pressure x face size */
   double *force;                     /* MOREAU_WALL_FORCE: the fixed part of drive */
+  double *load_rate;                 /* MOREAU_WALL_FORCE: force and pressure grow as 1 + load_rate t */
   double *reaction;                  /* stride 3: force the bodies exert on the wall, last step */
   int32_t *material;
   moreau_wall_mode *mode;
@@ -42,6 +43,10 @@ MOREAU_MUST_CHECK moreau_err moreau_walls_add(moreau_walls *w, const double poin
  * fixed force plus the pressure times the size of its face, updated by
  * moreau_walls_update_drive as the walls move. */
 MOREAU_MUST_CHECK moreau_err moreau_walls_set_pressure(moreau_walls *w, int i, double pressure);
+/* Not collective. Sets the load rate r of force wall i: at time t its force
+ * and pressure are (1 + r t) times those set, a stress- or force-controlled
+ * loading at a constant rate (r >= 0, finite). */
+MOREAU_MUST_CHECK moreau_err moreau_walls_set_load_rate(moreau_walls *w, int i, double rate);
 /* Not collective. The length (dim 2) or area (dim 3) of wall i's face: the
  * part of its line (plane) on the inner side of every other wall that is not
  * parallel to it, as the face of a convex container of walls (for an
@@ -50,9 +55,11 @@ MOREAU_MUST_CHECK moreau_err moreau_walls_set_pressure(moreau_walls *w, int i, d
  * wall when the other walls do not bound it. */
 MOREAU_MUST_CHECK moreau_err moreau_walls_face_size(const moreau_walls *w, int dim, int i, double *size);
 /* Not collective (walls are replicated, so every rank computes the same).
- * Sets each force wall's drive from its force, its pressure and the current
- * size of its face. */
-MOREAU_MUST_CHECK moreau_err moreau_walls_update_drive(moreau_walls *w, int dim);
+ * Sets each force wall's drive from its force, its pressure, the current
+ * size of its face and its load rate at time t (pass the middle of the
+ * coming step: the drive is applied as one impulse over the step, exact
+ * for a load linear in time). */
+MOREAU_MUST_CHECK moreau_err moreau_walls_update_drive(moreau_walls *w, int dim, double t);
 
 #pragma GCC visibility pop
 

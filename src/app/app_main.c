@@ -231,8 +231,10 @@ static moreau_err run(const app_config *cfg, moreau_sim *sim, int *stopped, int 
   last_snapshot = last_ckpt = step;
   MOREAU_CALL(output(open_timeseries(cfg, sim, &out), agreed));
   while (!stop && !finished(cfg, sim)) {
-    /* A pressure acts on the faces of the walls as they are now. */
-    moreau_err err = moreau_walls_update_drive(moreau_sim_walls(sim), moreau_sim_dim(sim));
+    /* A pressure acts on the faces of the walls as they are now; a load
+     * growing in time is taken at the middle of the step. */
+    moreau_err err = moreau_walls_update_drive(moreau_sim_walls(sim), moreau_sim_dim(sim),
+                                               moreau_sim_time(sim) + 0.5 * moreau_sim_dt(sim));
     if (!err) err = moreau_sim_step(sim);
     if (err) {
       /* The failure of the step is the one to report. */

@@ -41,6 +41,9 @@ const moreau_option_spec moreau_wall_options[] = {
     {"-wall<i>_pressure", "<real>", "0",
      "pressure on wall i (force mode): adds pressure x the current length (2D) or area (3D) of its face, the part "
      "inside the other walls (as they move), to -wall<i>_force"},
+    {"-wall<i>_load_rate", "<real>", "0",
+     "force mode: force and pressure grow as 1 + rate t with the simulation time t, a loading at a constant stress "
+     "or force rate (0: constant)"},
     {"-wall<i>_mass", "<real>", "1", "mass of wall i (force mode)"},
     {"-wall<i>_material", "<int>", "0", "material of wall i"},
     {NULL, NULL, NULL, NULL}};

@@ -1,3 +1,4 @@
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -40,8 +41,8 @@ static moreau_err read_vector(const char *name, int dim, double *v)
  * velocity for a fixed wall, say), not something to ignore. */
 static moreau_err check_unread(int i, int mode)
 {
-  static const char *const fixed[] = {"velocity", "force", "pressure", "mass", NULL};
-  static const char *const velocity[] = {"force", "pressure", "mass", NULL};
+  static const char *const fixed[] = {"velocity", "force", "pressure", "load_rate", "mass", NULL};
+  static const char *const velocity[] = {"force", "pressure", "load_rate", "mass", NULL};
   static const char *const modes[] = {"fixed", "velocity", "force"}, *const kinds[] = {"fixed", "velocity-driven", ""};
   const char *const *unread = mode == MOREAU_WALL_FIXED ? fixed : mode == MOREAU_WALL_VELOCITY ? velocity : NULL;
   for (int f = 0; unread && unread[f]; f++) {
@@ -60,7 +61,7 @@ static moreau_err add_wall(moreau_sim *sim, int i)
   const int dim = moreau_sim_dim(sim), n_materials = moreau_sim_materials(sim)->n;
   static const char *const modes[] = {"fixed", "velocity", "force", NULL};
   char name[64];
-  double p[3] = {0, 0, 0}, n[3] = {0, 0, 0}, v[3] = {0, 0, 0}, force, pressure, mass;
+  double p[3] = {0, 0, 0}, n[3] = {0, 0, 0}, v[3] = {0, 0, 0}, force, pressure, load_rate, mass;
   int mode, nv = 3, set, idx;
   int64_t material;
   snprintf(name, sizeof(name), "-wall%d_normal", i);
@@ -80,6 +81,8 @@ static moreau_err add_wall(moreau_sim *sim, int i)
   MOREAU_CALL(moreau_option_real(name, &force));
   snprintf(name, sizeof(name), "-wall%d_pressure", i);
   MOREAU_CALL(moreau_option_real(name, &pressure));
+  snprintf(name, sizeof(name), "-wall%d_load_rate", i);
+  MOREAU_CALL(moreau_option_real(name, &load_rate));
   snprintf(name, sizeof(name), "-wall%d_mass", i);
   MOREAU_CALL(moreau_option_real(name, &mass));
   snprintf(name, sizeof(name), "-wall%d_material", i);
@@ -91,9 +94,12 @@ static moreau_err add_wall(moreau_sim *sim, int i)
                i);
   MOREAU_CHECK(mode != MOREAU_WALL_FORCE || mass > 0, MOREAU_ERR_INPUT,
                "option -wall%d_mass: a force-driven wall needs a positive mass, got %g", i, mass);
+  MOREAU_CHECK(load_rate >= 0 && isfinite(load_rate), MOREAU_ERR_INPUT,
+               "option -wall%d_load_rate: must be >= 0, got %g", i, load_rate);
   MOREAU_CALL(
       moreau_walls_add(moreau_sim_walls(sim), p, n, (moreau_wall_mode)mode, v, mass, force, (int32_t)material, &idx));
   if (pressure != 0) MOREAU_CALL(moreau_walls_set_pressure(moreau_sim_walls(sim), idx, pressure));
+  if (load_rate != 0) MOREAU_CALL(moreau_walls_set_load_rate(moreau_sim_walls(sim), idx, load_rate));
   return MOREAU_SUCCESS;
 }
 
@@ -123,8 +129,8 @@ static moreau_err check_pressure_faces(moreau_sim *sim)
  * reads it". */
 static moreau_err check_no_wall_after(int i)
 {
-  static const char *const fields[] = {"point",    "normal", "mode",     "velocity", "force",
-                                       "pressure", "mass",   "material", NULL};
+  static const char *const fields[] = {"point",    "normal",    "mode", "velocity", "force",
+                                       "pressure", "load_rate", "mass", "material", NULL};
   for (int j = i; j < i + 64; j++)
     for (int f = 0; fields[f]; f++) {
       char name[64];
@@ -160,6 +166,6 @@ moreau_err moreau_app_walls_from_options(moreau_sim *sim, const double *box_defa
   }
   if (moreau_sim_walls(sim)->n == 0 && box_default) MOREAU_CALL(add_box(sim, box_default));
   MOREAU_CALL(check_pressure_faces(sim));
-  MOREAU_CALL(moreau_walls_update_drive(moreau_sim_walls(sim), dim));
+  MOREAU_CALL(moreau_walls_update_drive(moreau_sim_walls(sim), dim, moreau_sim_time(sim)));
   return MOREAU_SUCCESS;
 }

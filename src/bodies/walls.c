@@ -20,6 +20,7 @@ moreau_err moreau_walls_destroy(moreau_walls **walls)
   moreau_free(&w->drive);
   moreau_free(&w->pressure);
   moreau_free(&w->force);
+  moreau_free(&w->load_rate);
   moreau_free(&w->reaction);
   moreau_free(&w->material);
   moreau_free(&w->mode);
@@ -44,6 +45,7 @@ moreau_err moreau_walls_add(moreau_walls *w, const double point[3], const double
     MOREAU_CALL(moreau_realloc(cap * sizeof(double), &w->drive));
     MOREAU_CALL(moreau_realloc(cap * sizeof(double), &w->pressure));
     MOREAU_CALL(moreau_realloc(cap * sizeof(double), &w->force));
+    MOREAU_CALL(moreau_realloc(cap * sizeof(double), &w->load_rate));
     MOREAU_CALL(moreau_realloc(3 * cap * sizeof(double), &w->reaction));
     MOREAU_CALL(moreau_realloc(cap * sizeof(int32_t), &w->material));
     MOREAU_CALL(moreau_realloc(cap * sizeof(moreau_wall_mode), &w->mode));
@@ -58,6 +60,7 @@ moreau_err moreau_walls_add(moreau_walls *w, const double point[3], const double
   w->mass[i] = mode == MOREAU_WALL_FORCE ? mass : 0.0;
   w->drive[i] = w->force[i] = mode == MOREAU_WALL_FORCE ? drive : 0.0;
   w->pressure[i] = 0.0;
+  w->load_rate[i] = 0.0;
   w->material[i] = material;
   w->mode[i] = mode;
   w->n++;
@@ -70,6 +73,15 @@ moreau_err moreau_walls_set_pressure(moreau_walls *w, int i, double pressure)
   MOREAU_CHECK(i >= 0 && i < w->n && w->mode[i] == MOREAU_WALL_FORCE, MOREAU_ERR_INPUT,
                "wall %d: only a force-driven wall takes a pressure", i);
   w->pressure[i] = pressure;
+  return MOREAU_SUCCESS;
+}
+
+moreau_err moreau_walls_set_load_rate(moreau_walls *w, int i, double rate)
+{
+  MOREAU_CHECK(i >= 0 && i < w->n && w->mode[i] == MOREAU_WALL_FORCE, MOREAU_ERR_INPUT,
+               "wall %d: only a force-driven wall takes a load rate", i);
+  MOREAU_CHECK(rate >= 0 && isfinite(rate), MOREAU_ERR_INPUT, "wall %d: the load rate must be >= 0, got %g", i, rate);
+  w->load_rate[i] = rate;
   return MOREAU_SUCCESS;
 }
 
@@ -193,13 +205,13 @@ moreau_err moreau_walls_face_size(const moreau_walls *w, int dim, int i, double 
   return MOREAU_SUCCESS;
 }
 
-moreau_err moreau_walls_update_drive(moreau_walls *w, int dim)
+moreau_err moreau_walls_update_drive(moreau_walls *w, int dim, double t)
 {
   for (int i = 0; i < w->n; i++) {
     double size = 0.0;
-    if (w->mode[i] != MOREAU_WALL_FORCE || w->pressure[i] == 0.0) continue;
-    MOREAU_CALL(moreau_walls_face_size(w, dim, i, &size));
-    w->drive[i] = w->force[i] + w->pressure[i] * size;
+    if (w->mode[i] != MOREAU_WALL_FORCE || (w->pressure[i] == 0.0 && w->load_rate[i] == 0.0)) continue;
+    if (w->pressure[i] != 0.0) MOREAU_CALL(moreau_walls_face_size(w, dim, i, &size));
+    w->drive[i] = (w->force[i] + w->pressure[i] * size) * (1.0 + w->load_rate[i] * t);
   }
   return MOREAU_SUCCESS;
 }

@@ -67,6 +67,15 @@ expect_one_error_line "walls with a gap" "without gaps" "-wall2_point" "-wall1_p
 run "$exe" $tiny -wall0_normal 0,1
 expect_rc 2 "a wall without a point"
 expect_one_error_line "a wall without a point" "-wall0_normal" "-wall0_point"
+# A load rate on a wall that reads none, or a negative one.
+# shellcheck disable=SC2086
+run "$exe" $tiny -wall0_point 0,0 -wall0_normal 0,1 -wall0_load_rate 1
+expect_rc 2 "a load rate on a fixed wall"
+expect_one_error_line "a load rate on a fixed wall" "-wall0_load_rate" "does not read it"
+# shellcheck disable=SC2086
+run "$exe" $tiny -wall0_point 0,0 -wall0_normal 0,1 -wall0_mode force -wall0_force 1 -wall0_load_rate -1
+expect_rc 2 "a negative load rate"
+expect_one_error_line "a negative load rate" "-wall0_load_rate" ">= 0"
 
 # A value that underflows is not "not finite".
 # shellcheck disable=SC2086

@@ -128,7 +128,7 @@ START_TEST(test_pressure_wall_biaxial)
   ck_assert_int_eq(moreau_sim_setup(sim, 0.01), 0);
   for (int step = 0; step < 40; step++) {
     double length = W - walls->point[3 * 1];
-    ck_assert_int_eq(moreau_walls_update_drive(walls, 2), 0);
+    ck_assert_int_eq(moreau_walls_update_drive(walls, 2, 0.0), 0);
     ck_assert_msg(fabs(walls->drive[it] - P * length) <= 1e-12 * P * length,
                   "step %d: drive %.17g, expected P x (W - x_left) = %.17g", step, walls->drive[it], P * length);
     ck_assert_int_eq(moreau_sim_step(sim), 0);
