@@ -1,8 +1,10 @@
 #!/bin/sh
 # tools/biaxial.sh and tools/biaxial_fit.py: (1) the fit on made-up runs whose
 # peaks lie on q = p sin(phi) + c cos(phi) with phi = 25 degrees, c = 100,
-# and an unconfined run of rupture stress 800 (eq 6: c^u = 400 (1 - sin phi)
-# / cos phi), against those values; (2) the whole campaign on a tiny packing
+# and an unconfined run read as strain-controlled (rupture stress 800, its
+# largest sigma_yy; eq 6: c^u = 400 (1 - sin phi) / cos phi) and as
+# stress-controlled (the load where the axial strain passes 1%), against
+# those values; (2) the whole campaign on a tiny packing
 # (60 disks, 2% axial strain) on 2 ranks: it runs, and the fit and the plot
 # are written.
 # usage: biaxial.sh MOREAU WORKDIR TOOLS MPIEXEC
@@ -34,26 +36,42 @@ for label, p_peak in (("0", 0.0), ("500", 500.0), ("1000", 1000.0), ("2000", 200
             h = 1.0 - eps
             f.write(f"{i},{h},{h},0.8,{p},{q},{q / p},{syy}\n")
 PY
-$py "$tools/biaxial_fit.py" "$work/fake" --pressures 0,500,1000,2000 --no-plot >"$work/fake.out"
-$py - "$work/fake/fit.txt" <<'PY'
+# Strain-controlled: the rupture stress is the largest sigma_yy, 800.
+$py "$tools/biaxial_fit.py" "$work/fake" --pressures 0,500,1000,2000 --unconfined strain --no-plot >"$work/fake.out"
+check_fit() {
+  $py - "$work/fake/fit.txt" "$1" <<'PY'
 import math, sys
 fit = dict(line.split() for line in open(sys.argv[1]))
 phi = math.radians(25.0)
-want = {"phi_deg": 25.0, "c": 100.0, "c_unconfined": 400.0 * (1 - math.sin(phi)) / math.cos(phi)}
+want = {"phi_deg": 25.0, "c": 100.0, "c_unconfined": float(sys.argv[2]) / 2 * (1 - math.sin(phi)) / math.cos(phi)}
 for key, value in want.items():
     got = float(fit[key])
     if abs(got - value) > 1e-6 * abs(value):
         sys.exit(f"biaxial fit: {key} = {got}, expected {value}")
 PY
+}
+check_fit 800
+# Stress-controlled from sigma0 = 100 at the load rate 0.5: the axial strain
+# 0.001 i passes 1% at row 10, time 10, where the load is 100 (1 + 5).
+$py "$tools/biaxial_fit.py" "$work/fake" --pressures 0,500,1000,2000 --sigma0 100 --load_rate 0.5 --no-plot \
+  >"$work/fake.out"
+check_fit 600
+# A sample that breaks under sigma0 itself is no measurement.
+if $py "$tools/biaxial_fit.py" "$work/fake" --pressures 0,500,1000,2000 --sigma0 100 --load_rate 0.001 --no-plot \
+  2>"$work/weak.err"; then
+  echo "biaxial fit: a sample broken under sigma0 was accepted" >&2
+  exit 1
+fi
+grep -q "broke under sigma0" "$work/weak.err"
 # A fit needs two confined runs.
-if $py "$tools/biaxial_fit.py" "$work/fake" --pressures 0,500 --no-plot 2>"$work/one.err"; then
+if $py "$tools/biaxial_fit.py" "$work/fake" --pressures 0,500 --unconfined strain --no-plot 2>"$work/one.err"; then
   echo "biaxial fit: one confined run was accepted" >&2
   exit 1
 fi
 grep -q "two confined runs" "$work/one.err"
 # The whole campaign, tiny.
 bash "$tools/biaxial.sh" -moreau "$moreau" -mpiexec "$mpiexec" -runs "$work/runs" -n 2 -bodies 60 -strain 0.02 -rate 0.5 \
-  -pressures 0,500,1000 >"$work/campaign.out" 2>&1 || {
+  -pressures 0,500,1000 -sizes volumes -sigma0 10 -load_rate 20 >"$work/campaign.out" 2>&1 || {
   cat "$work/campaign.out" >&2
   exit 1
 }
