@@ -31,18 +31,20 @@
 #   side walls removed, friction -mu_wall between the grains and the floor
 #   and top wall, the top wall pushed down by the force sigma0 W (W the
 #   compacted width) growing as 1 + load_rate t (-wall<i>_load_rate) until
-#   sigma0 x -load_end: the sample holds sigma0 and is loaded at a constant
-#   stress rate until it breaks. The paper starts at the compaction
-#   pressure; our samples do not hold that (docs/validation_clusters.md), so
-#   -sigma0 defaults to a tenth of it. -unconfined strain: the right wall removed (the fixed
+#   sigma0 x -load_end or 3% axial strain (-wall<i>_stop_travel): the sample
+#   holds sigma0 and is loaded at a constant stress rate until it breaks.
+#   The paper starts at the compaction pressure; our samples do not all
+#   hold that (docs/validation_clusters.md), so -sigma0 defaults to a tenth
+#   of it.
+# - Unconfined, -unconfined strain: the right wall removed (the fixed
 #   frictionless left wall a plane of symmetry), frictionless walls, the top
 #   wall moved at -rate as in the confined runs.
 # q/p, p, sigma_yy and the volume are the analysis columns of
 # timeseries.csv, each row the mean of its 50 steps. Then
 # tools/biaxial_fit.py writes RUNS/biaxial.csv (the peak state of each run),
 # RUNS/fit.txt (phi, c, and c^u from the unconfined run) and
-# RUNS/biaxial.png (q/p and volumetric strain against axial strain, and the
-# unconfined sigma_yy / sigma0).
+# RUNS/biaxial.png (q/p and volumetric strain against axial strain, the
+# unconfined sigma_yy, and the peaks with the fit).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 die() {
@@ -161,9 +163,11 @@ for p in "${plist[@]}"; do
     # No side walls; the top wall is wall 1, its tangential velocity held at 0.
     force=$(python3 -c "import sys; print(float(sys.argv[1]) * float(sys.argv[2]))" "$sigma0" "$width")
     load_time=$(python3 -c "import sys; print((float(sys.argv[1]) - 1) / float(sys.argv[2]))" "$load_end" "$load_rate")
+    travel=$(python3 -c "import sys; print(0.03 * float(sys.argv[1]))" "$height") # past the rupture: 3% axial strain
     run "${stage[@]}" -pair_law "0,1,$mu_wall,0,0" "${floor[@]}" \
       -wall1_point "0,$height" -wall1_normal 0,-1 -wall1_mode force -wall1_force "$force" -wall1_load_rate "$load_rate" \
-      -wall1_mass 1 -wall1_material 1 -t_end "$load_time" -output_dir "$dir" "${more[@]}" >"$dir.out"
+      -wall1_mass 1 -wall1_material 1 -wall1_stop_travel "$travel" -t_end "$load_time" -output_dir "$dir" "${more[@]}" \
+      >"$dir.out"
   fi
 done
 /usr/bin/python3 "$here/biaxial_fit.py" "$runs" --pressures "$pressures" --unconfined "$unconfined" --sigma0 "$sigma0" \

@@ -27,6 +27,8 @@ typedef struct {
   double *force;                     /* MOREAU_WALL_FORCE: the fixed part of drive */
   double *load_rate;                 /* MOREAU_WALL_FORCE: force and pressure grow as 1 + load_rate t */
   double *reaction;                  /* stride 3: force the bodies exert on the wall, last step */
+  double *origin;                    /* stride 3: the point the wall was added at */
+  double *stop_travel;               /* > 0: the run stops once the wall is this far from origin */
   int32_t *material;
   moreau_wall_mode *mode;
 } moreau_walls;
@@ -54,6 +56,12 @@ MOREAU_MUST_CHECK moreau_err moreau_walls_set_load_rate(moreau_walls *w, int i, 
  * product of two such distances). Fails with MOREAU_ERR_INPUT naming the
  * wall when the other walls do not bound it. */
 MOREAU_MUST_CHECK moreau_err moreau_walls_face_size(const moreau_walls *w, int dim, int i, double *size);
+/* Not collective. Sets the travel after which wall i ends the run: the
+ * distance from the point it was added at (> 0, finite; 0: never). */
+MOREAU_MUST_CHECK moreau_err moreau_walls_set_stop_travel(moreau_walls *w, int i, double travel);
+/* Not collective (walls are replicated: every rank answers the same). The
+ * index + 1 of the first wall past its stop travel, or 0. */
+int moreau_walls_travel_done(const moreau_walls *w);
 /* Not collective (walls are replicated, so every rank computes the same).
  * Sets each force wall's drive from its force, its pressure, the current
  * size of its face and its load rate at time t (pass the middle of the

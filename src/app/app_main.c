@@ -182,6 +182,7 @@ static int finished(const app_config *cfg, const moreau_sim *sim)
   /* A rough cell's strain rate follows its gap: its strain is measured. */
   if (cfg->strain_end > 0 && moreau_sim_rough_cell(sim, NULL) && fabs(moreau_sim_rough_strain(sim)) >= cfg->strain_end)
     return 1;
+  if (moreau_walls_travel_done(moreau_sim_walls(sim))) return 1;
   return moreau_sim_time(sim) >= end_time(cfg, sim) - 0.5 * moreau_sim_dt(sim);
 }
 
@@ -265,9 +266,12 @@ static moreau_err run(const app_config *cfg, moreau_sim *sim, int *stopped, int 
     if (stop)
       printf("moreau: stopped by a signal at step %lld after a checkpoint; continue with -restart auto\n",
              (long long)step);
-    else
+    else {
+      int wall = moreau_walls_travel_done(moreau_sim_walls(sim)) - 1;
+      if (wall >= 0) printf("moreau: wall %d has moved its -wall%d_stop_travel\n", wall, wall);
       printf("moreau: done, %lld steps in %.1f s; outputs in %s/ (timeseries.csv, snapshots.xmf for ParaView)\n",
              (long long)step, MPI_Wtime() - t0, cfg->output_dir);
+    }
   }
   /* Closing writes on rank 0 only: the others learn of its failure here. */
   MOREAU_CALL(output(moreau_error_agree(moreau_sim_comm(sim), moreau_run_output_destroy(&out)), agreed));

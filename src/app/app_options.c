@@ -44,6 +44,9 @@ const moreau_option_spec moreau_wall_options[] = {
     {"-wall<i>_load_rate", "<real>", "0",
      "force mode: force and pressure grow as 1 + rate t with the simulation time t, a loading at a constant stress "
      "or force rate (0: constant)"},
+    {"-wall<i>_stop_travel", "<real>", "0",
+     "the run ends (normally) once wall i has moved this far from -wall<i>_point, e.g. a stress-controlled test "
+     "stopped at an axial strain (0: never)"},
     {"-wall<i>_mass", "<real>", "1", "mass of wall i (force mode)"},
     {"-wall<i>_material", "<int>", "0", "material of wall i"},
     {NULL, NULL, NULL, NULL}};

@@ -41,7 +41,7 @@ static moreau_err read_vector(const char *name, int dim, double *v)
  * velocity for a fixed wall, say), not something to ignore. */
 static moreau_err check_unread(int i, int mode)
 {
-  static const char *const fixed[] = {"velocity", "force", "pressure", "load_rate", "mass", NULL};
+  static const char *const fixed[] = {"velocity", "force", "pressure", "load_rate", "stop_travel", "mass", NULL};
   static const char *const velocity[] = {"force", "pressure", "load_rate", "mass", NULL};
   static const char *const modes[] = {"fixed", "velocity", "force"}, *const kinds[] = {"fixed", "velocity-driven", ""};
   const char *const *unread = mode == MOREAU_WALL_FIXED ? fixed : mode == MOREAU_WALL_VELOCITY ? velocity : NULL;
@@ -61,7 +61,7 @@ static moreau_err add_wall(moreau_sim *sim, int i)
   const int dim = moreau_sim_dim(sim), n_materials = moreau_sim_materials(sim)->n;
   static const char *const modes[] = {"fixed", "velocity", "force", NULL};
   char name[64];
-  double p[3] = {0, 0, 0}, n[3] = {0, 0, 0}, v[3] = {0, 0, 0}, force, pressure, load_rate, mass;
+  double p[3] = {0, 0, 0}, n[3] = {0, 0, 0}, v[3] = {0, 0, 0}, force, pressure, load_rate, stop_travel, mass;
   int mode, nv = 3, set, idx;
   int64_t material;
   snprintf(name, sizeof(name), "-wall%d_normal", i);
@@ -83,6 +83,8 @@ static moreau_err add_wall(moreau_sim *sim, int i)
   MOREAU_CALL(moreau_option_real(name, &pressure));
   snprintf(name, sizeof(name), "-wall%d_load_rate", i);
   MOREAU_CALL(moreau_option_real(name, &load_rate));
+  snprintf(name, sizeof(name), "-wall%d_stop_travel", i);
+  MOREAU_CALL(moreau_option_real(name, &stop_travel));
   snprintf(name, sizeof(name), "-wall%d_mass", i);
   MOREAU_CALL(moreau_option_real(name, &mass));
   snprintf(name, sizeof(name), "-wall%d_material", i);
@@ -100,6 +102,9 @@ static moreau_err add_wall(moreau_sim *sim, int i)
       moreau_walls_add(moreau_sim_walls(sim), p, n, (moreau_wall_mode)mode, v, mass, force, (int32_t)material, &idx));
   if (pressure != 0) MOREAU_CALL(moreau_walls_set_pressure(moreau_sim_walls(sim), idx, pressure));
   if (load_rate != 0) MOREAU_CALL(moreau_walls_set_load_rate(moreau_sim_walls(sim), idx, load_rate));
+  MOREAU_CHECK(stop_travel >= 0 && isfinite(stop_travel), MOREAU_ERR_INPUT,
+               "option -wall%d_stop_travel: must be >= 0, got %g", i, stop_travel);
+  MOREAU_CALL(moreau_walls_set_stop_travel(moreau_sim_walls(sim), idx, stop_travel));
   return MOREAU_SUCCESS;
 }
 
@@ -129,8 +134,8 @@ static moreau_err check_pressure_faces(moreau_sim *sim)
  * reads it". */
 static moreau_err check_no_wall_after(int i)
 {
-  static const char *const fields[] = {"point",    "normal",    "mode", "velocity", "force",
-                                       "pressure", "load_rate", "mass", "material", NULL};
+  static const char *const fields[] = {"point",     "normal",      "mode", "velocity", "force", "pressure",
+                                       "load_rate", "stop_travel", "mass", "material", NULL};
   for (int j = i; j < i + 64; j++)
     for (int f = 0; fields[f]; f++) {
       char name[64];

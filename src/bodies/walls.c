@@ -22,6 +22,8 @@ moreau_err moreau_walls_destroy(moreau_walls **walls)
   moreau_free(&w->force);
   moreau_free(&w->load_rate);
   moreau_free(&w->reaction);
+  moreau_free(&w->origin);
+  moreau_free(&w->stop_travel);
   moreau_free(&w->material);
   moreau_free(&w->mode);
   moreau_free(walls);
@@ -47,6 +49,8 @@ moreau_err moreau_walls_add(moreau_walls *w, const double point[3], const double
     MOREAU_CALL(moreau_realloc(cap * sizeof(double), &w->force));
     MOREAU_CALL(moreau_realloc(cap * sizeof(double), &w->load_rate));
     MOREAU_CALL(moreau_realloc(3 * cap * sizeof(double), &w->reaction));
+    MOREAU_CALL(moreau_realloc(3 * cap * sizeof(double), &w->origin));
+    MOREAU_CALL(moreau_realloc(cap * sizeof(double), &w->stop_travel));
     MOREAU_CALL(moreau_realloc(cap * sizeof(int32_t), &w->material));
     MOREAU_CALL(moreau_realloc(cap * sizeof(moreau_wall_mode), &w->mode));
     w->capacity = (int)cap;
@@ -56,7 +60,9 @@ moreau_err moreau_walls_add(moreau_walls *w, const double point[3], const double
     w->normal[3 * i + d] = normal[d] / len;
     w->velocity[3 * i + d] = (mode == MOREAU_WALL_FIXED || !velocity) ? 0.0 : velocity[d];
     w->reaction[3 * i + d] = 0.0;
+    w->origin[3 * i + d] = point[d];
   }
+  w->stop_travel[i] = 0.0;
   w->mass[i] = mode == MOREAU_WALL_FORCE ? mass : 0.0;
   w->drive[i] = w->force[i] = mode == MOREAU_WALL_FORCE ? drive : 0.0;
   w->pressure[i] = 0.0;
@@ -83,6 +89,29 @@ moreau_err moreau_walls_set_load_rate(moreau_walls *w, int i, double rate)
   MOREAU_CHECK(rate >= 0 && isfinite(rate), MOREAU_ERR_INPUT, "wall %d: the load rate must be >= 0, got %g", i, rate);
   w->load_rate[i] = rate;
   return MOREAU_SUCCESS;
+}
+
+moreau_err moreau_walls_set_stop_travel(moreau_walls *w, int i, double travel)
+{
+  MOREAU_CHECK(i >= 0 && i < w->n, MOREAU_ERR_INPUT, "wall %d does not exist", i);
+  MOREAU_CHECK(travel >= 0 && isfinite(travel), MOREAU_ERR_INPUT, "wall %d: the stop travel must be >= 0, got %g", i,
+               travel);
+  w->stop_travel[i] = travel;
+  return MOREAU_SUCCESS;
+}
+
+int moreau_walls_travel_done(const moreau_walls *w)
+{
+  for (int i = 0; i < w->n; i++) {
+    if (!(w->stop_travel[i] > 0.0)) continue;
+    double d2 = 0.0;
+    for (int k = 0; k < 3; k++) {
+      double d = w->point[3 * i + k] - w->origin[3 * i + k];
+      d2 += d * d;
+    }
+    if (d2 >= w->stop_travel[i] * w->stop_travel[i]) return i + 1;
+  }
+  return 0;
 }
 
 static double dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }

@@ -76,6 +76,10 @@ expect_one_error_line "a load rate on a fixed wall" "-wall0_load_rate" "does not
 run "$exe" $tiny -wall0_point 0,0 -wall0_normal 0,1 -wall0_mode force -wall0_force 1 -wall0_load_rate -1
 expect_rc 2 "a negative load rate"
 expect_one_error_line "a negative load rate" "-wall0_load_rate" ">= 0"
+# shellcheck disable=SC2086
+run "$exe" $tiny -wall0_point 0,0 -wall0_normal 0,1 -wall0_mode velocity -wall0_stop_travel -0.5
+expect_rc 2 "a negative stop travel"
+expect_one_error_line "a negative stop travel" "-wall0_stop_travel" ">= 0"
 
 # A value that underflows is not "not finite".
 # shellcheck disable=SC2086

@@ -69,6 +69,23 @@ if $py "$tools/biaxial_fit.py" "$work/fake" --pressures 0,500 --unconfined strai
   exit 1
 fi
 grep -q "two confined runs" "$work/one.err"
+# Cohesion against eta: two made-up campaigns at eta 0.2 and one at 0.4,
+# the means of each eta against hand values.
+mkdir -p "$work/eta/a" "$work/eta/b" "$work/eta/c"
+printf 'phi_deg 30\nc 100\nc_unconfined 200\nsigma_yy_rupture 700\n' >"$work/eta/a/fit.txt"
+printf 'phi_deg 34\nc 120\nc_unconfined 300\nsigma_yy_rupture 900\n' >"$work/eta/b/fit.txt"
+printf 'phi_deg 40\nc 150\nc_unconfined 500\nsigma_yy_rupture 1500\n' >"$work/eta/c/fit.txt"
+$py "$tools/biaxial_eta.py" "$work/eta/out" 0.2:"$work/eta/a" 0.4:"$work/eta/c" 0.2:"$work/eta/b" >"$work/eta.out"
+grep -q "^eta 0.2: phi 32.0 deg, c 110, c^u 250 (mean of 2)$" "$work/eta.out"
+grep -q "^eta 0.4: phi 40.0 deg, c 150, c^u 500 (mean of 1)$" "$work/eta.out"
+[ "$(wc -l <"$work/eta/out.csv")" -eq 4 ] && [ -s "$work/eta/out.png" ] || {
+  echo "biaxial_eta.py: no table of three rows or no plot" >&2
+  exit 1
+}
+if $py "$tools/biaxial_eta.py" "$work/eta/out" x:"$work/eta/a" 2>"$work/eta.err"; then
+  echo "biaxial_eta.py: a bad eta was accepted" >&2
+  exit 1
+fi
 # The whole campaign, tiny.
 bash "$tools/biaxial.sh" -moreau "$moreau" -mpiexec "$mpiexec" -runs "$work/runs" -n 2 -bodies 60 -strain 0.02 -rate 0.5 \
   -pressures 0,500,1000 -sizes volumes -sigma0 10 -load_rate 20 >"$work/campaign.out" 2>&1 || {

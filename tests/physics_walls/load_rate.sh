@@ -16,6 +16,7 @@
 #    the wall still, so the wall's reaction over the step ending at t is the
 #    drive at the step's middle, P W (1 + r (t - dt / 2)), W the distance
 #    between the side walls. Checked at every output row to 1e-8.
+# 3. -wall<i>_stop_travel (below).
 # shellcheck shell=sh
 exe=$1 work=$2 mpiexec=${3:-} np=${4:-}
 # shellcheck source=tests/app/lib.sh
@@ -50,6 +51,21 @@ print(f"{len(rows)} rows, last: t {T}, moved {moved!r}, exact {exact!r}")
 raise SystemExit("\n".join(bad) if bad or len(rows) != 10 else 0)
 PY
 
+# 3. -wall1_stop_travel 0.3: the same free wall ends the run at the first step
+#    its closed-form travel reaches 0.3 (step 74 of 100), with a note.
+# shellcheck disable=SC2086
+moreau -particles_file free.csv $common -wall0_point 0,0 -wall0_normal 0,1 \
+  -wall1_point 0,10 -wall1_normal 0,-1 -wall1_mode force -wall1_force 1.5 -wall1_mass 2 -wall1_load_rate 2 \
+  -wall1_stop_travel 0.3 -output_dir stop
+expect_rc 0 "the free wall with a stop travel"
+steps=$(python3 -c "
+F0, M, r, dt = 1.5, 2.0, 2.0, 0.01
+n = 1
+while F0 / M * ((n * dt)**2 / 2 + r / 2 * ((n * dt)**3 / 3 + dt**2 * n * dt / 6)) < 0.3:
+    n += 1
+print(n)")
+grep -q "^moreau: wall 1 has moved its -wall1_stop_travel$" "$work/stdout" || fail "no note of the stop travel"
+grep -q "^moreau: done, $steps steps " "$work/stdout" || fail "the stop travel did not end the run at step $steps"
 {
   echo "x,y,r"
   for i in 0 1 2 3; do echo "1.5,$i.5,0.5"; done

@@ -6,4 +6,4 @@ add_test(NAME physics_walls_load_rate COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/load_
 add_test(NAME physics_walls_load_rate_np2
          COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/load_rate.sh $<TARGET_FILE:moreau_exe>
                  ${CMAKE_CURRENT_BINARY_DIR}/physics_walls/load_rate_np2 ${MPIEXEC_EXECUTABLE} 2)
-set_tests_properties(physics_walls_load_rate_np2 PROPERTIES PROCESSORS 2)
+set_tests_properties(physics_walls_load_rate_np2 PROPERTIES PROCESSORS 2 ENVIRONMENT "${MOREAU_MPI_TEST_ENV}")
