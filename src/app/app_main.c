@@ -320,6 +320,12 @@ int moreau_app_main(int argc, char **argv)
    * and HDF5's MPI-IO driver opens every file through it although moreau
    * never uses a shared file pointer. A user's own choice is kept. */
   setenv("OMPI_MCA_sharedfp", "individual", 0);
+  /* Open MPI's aggregating collective-write components (vulcan, dynamic)
+   * drop a failed write on a full disk from 3 ranks on: the dataset write
+   * returns success and the snapshot is silently incomplete; two_phase and
+   * ROMIO hang there. Each rank writing its own rows reports the failure
+   * where it happens. A user's own choice is kept. */
+  setenv("OMPI_MCA_fcoll", "individual", 0);
   MPI_Init(&argc, &argv);
   /* A scheduler's signal may come while the run starts: from here on it is
    * only a flag (again after PETSc, which installs handlers of its own). */

@@ -15,12 +15,16 @@ set_tests_properties(robustness_catalogue PROPERTIES TIMEOUT 600 PROCESSORS 2
                      ENVIRONMENT "${MOREAU_ROBUSTNESS_ENV}")
 
 # A full disk during a snapshot and a checkpoint (a small tmpfs in a private
-# mount namespace; skipped where none can be mounted), on 1 and 2 ranks.
+# mount namespace; skipped where none can be mounted), on 1, 2 and 4 ranks:
+# from 3 ranks on, Open MPI's aggregating collective writes once lost the
+# failure (a silently incomplete snapshot) or hung.
 add_test(NAME robustness_full_disk COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/full_disk.sh $<TARGET_FILE:moreau_exe>
                                            ${CMAKE_CURRENT_BINARY_DIR}/full_disk)
-add_test(NAME robustness_full_disk_np2
-         COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/full_disk.sh $<TARGET_FILE:moreau_exe>
-                 ${CMAKE_CURRENT_BINARY_DIR}/full_disk_np2 ${MPIEXEC_EXECUTABLE} 2)
-set_tests_properties(robustness_full_disk robustness_full_disk_np2
+foreach(np 2 4)
+  add_test(NAME robustness_full_disk_np${np}
+           COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/full_disk.sh $<TARGET_FILE:moreau_exe>
+                   ${CMAKE_CURRENT_BINARY_DIR}/full_disk_np${np} ${MPIEXEC_EXECUTABLE} ${np})
+  set_tests_properties(robustness_full_disk_np${np} PROPERTIES PROCESSORS 2)
+endforeach()
+set_tests_properties(robustness_full_disk robustness_full_disk_np2 robustness_full_disk_np4
                      PROPERTIES TIMEOUT 180 SKIP_RETURN_CODE 77 ENVIRONMENT "${MOREAU_MPI_TEST_ENV}")
-set_tests_properties(robustness_full_disk_np2 PROPERTIES PROCESSORS 2)
