@@ -66,8 +66,9 @@ MOREAU_MUST_CHECK moreau_err moreau_error_agree(MPI_Comm comm, moreau_err local)
 
 /* Whether this rank raised the pending error itself (it then prints it). */
 int moreau_error_is_local(void);
-/* Prints the pending error: one line for input errors, with the traceback
- * otherwise (or always when verbose is set). */
+/* Prints the pending error: one line for input, runtime and I/O errors,
+ * with the traceback for memory, MPI and internal ones (or always when
+ * verbose is set). */
 void moreau_error_print(int verbose);
 /* The pending error's message ("" if none); for tests. */
 const char *moreau_error_message(void);

@@ -19,7 +19,7 @@ const moreau_option_spec moreau_app_options[] = {
     {"-output_every", "<int>", "20", "steps between rows of timeseries.csv"},
     {"-snapshot_every", "<int>", "250", "steps between snapshots (0: first and last only)"},
     {"-status_every", "<int>", "200", "steps between status lines on standard output (0: none)"},
-    {"-error_trace", "<bool>", "false", "print the traceback of input errors too"},
+    {"-error_trace", "<bool>", "false", "print the traceback of input, runtime and I/O errors too"},
     {"-checkpoint_every", "<int>", "0", "steps between checkpoints (0: none on a step schedule)"},
     {"-checkpoint_wall_interval", "<real>", "0",
      "seconds of wall time between checkpoints, decided on rank 0 for all (0: none on a time schedule)"},

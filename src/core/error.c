@@ -75,7 +75,11 @@ void moreau_error_print(int verbose)
 {
   if (pending.code == MOREAU_SUCCESS) return;
   fprintf(stderr, "moreau: error: %s\n", pending.message);
-  if (pending.code != MOREAU_ERR_INPUT || verbose) {
+  /* The user's input, the run's numerics and the system's I/O are told in
+   * one line; where in the code matters for faults of the program or the
+   * machine (memory, MPI, internal invariants). */
+  if (verbose || pending.code == MOREAU_ERR_MEMORY || pending.code == MOREAU_ERR_MPI ||
+      pending.code == MOREAU_ERR_INTERNAL) {
     for (int i = 0; i < pending.nframes; i++)
       fprintf(stderr, "  at %s:%d (%s)\n", pending.frames[i].file, pending.frames[i].line, pending.frames[i].func);
   }

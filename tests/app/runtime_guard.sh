@@ -14,6 +14,7 @@ launch=$exe
 run $launch -gen_n 50 -dt 1e300 -t_end 1e305 -steps 3 -status_every 0 -output_dir blowup
 expect_rc 1 "non-finite state"
 expect_one_moreau_error "non-finite state" "step 1:" "not finite"
+! grep -q '^  at ' "$work/stderr" || fail "non-finite state: a traceback (a runtime failure is one line)"
 [ -f blowup/snapshots/snap_000001.h5 ] || fail "no snapshot of the step that blew up"
 
 # 0.05 s steps: the bottom row falls through most of a radius in one step.
@@ -21,6 +22,7 @@ expect_one_moreau_error "non-finite state" "step 1:" "not finite"
 run $launch -gen_n 200 -dt 5e-2 -steps 40 -status_every 0 -output_dir sink
 expect_rc 1 "overlap above the stop"
 expect_one_moreau_error "overlap above the stop" "-overlap_stop 0.25" "overlaps"
+! grep -q '^  at ' "$work/stderr" || fail "overlap above the stop: a traceback"
 last=$(ls sink/snapshots/snap_*.h5 | tail -n 1)
 [ "$last" != sink/snapshots/snap_000000.h5 ] || fail "no snapshot of the step that failed"
 

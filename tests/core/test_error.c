@@ -1,6 +1,6 @@
 /* The error machinery: a raise and the MOREAU_CALL chain above it record one
  * file/line/function frame each, innermost first; moreau_error_print writes
- * one line for input errors and the traceback otherwise; moreau_error_agree
+ * one line for input, runtime and I/O errors and the traceback otherwise; moreau_error_agree
  * spreads an error of one rank to all. Runs on any number of ranks. */
 #include <check.h>
 #include <mpi.h>
@@ -88,7 +88,7 @@ START_TEST(test_traceback_frames)
 {
   char out[4096], want[256];
   const char *at;
-  ck_assert_int_eq(outer(MOREAU_ERR_RUNTIME, -3), MOREAU_ERR_RUNTIME);
+  ck_assert_int_eq(outer(MOREAU_ERR_INTERNAL, -3), MOREAU_ERR_INTERNAL);
   ck_assert(moreau_error_is_local());
   ck_assert_str_eq(moreau_error_message(), "value must be >= 0, got -3");
   print_captured(0, out, sizeof(out));
@@ -108,12 +108,21 @@ END_TEST
 START_TEST(test_input_error_prints_one_line)
 {
   char out[4096];
-  ck_assert_int_eq(outer(MOREAU_ERR_INPUT, -1), MOREAU_ERR_INPUT);
-  print_captured(0, out, sizeof(out));
-  ck_assert_str_eq(out, "moreau: error: value must be >= 0, got -1\n");
-  /* Verbose (-error_trace) adds the frames. */
-  print_captured(1, out, sizeof(out));
-  ck_assert_int_eq(count_lines(out), 4);
+  /* Input, runtime (a run that blew up) and I/O errors: the user's to act
+   * on, in one line; memory, MPI and internal errors: with the frames. */
+  const moreau_err one_line[] = {MOREAU_ERR_INPUT, MOREAU_ERR_RUNTIME, MOREAU_ERR_IO};
+  const moreau_err traced[] = {MOREAU_ERR_MEMORY, MOREAU_ERR_MPI, MOREAU_ERR_INTERNAL};
+  for (int k = 0; k < 3; k++) {
+    ck_assert_int_eq(outer(one_line[k], -1), one_line[k]);
+    print_captured(0, out, sizeof(out));
+    ck_assert_str_eq(out, "moreau: error: value must be >= 0, got -1\n");
+    /* Verbose (-error_trace) adds the frames. */
+    print_captured(1, out, sizeof(out));
+    ck_assert_int_eq(count_lines(out), 4);
+    ck_assert_int_eq(outer(traced[k], -1), traced[k]);
+    print_captured(0, out, sizeof(out));
+    ck_assert_int_eq(count_lines(out), 4);
+  }
 }
 END_TEST
 
@@ -123,7 +132,7 @@ START_TEST(test_new_raise_replaces_old_error)
   ck_assert_int_eq(outer(MOREAU_ERR_RUNTIME, -1), MOREAU_ERR_RUNTIME);
   ck_assert_int_eq(innermost(MOREAU_ERR_IO, -2), MOREAU_ERR_IO);
   ck_assert_str_eq(moreau_error_message(), "value must be >= 0, got -2");
-  print_captured(0, out, sizeof(out));
+  print_captured(1, out, sizeof(out));
   ck_assert_int_eq(count_lines(out), 2);
 }
 END_TEST
@@ -155,7 +164,7 @@ START_TEST(test_trace_without_raise)
   ck_assert_int_eq(calls_bare(), MOREAU_ERR_IO);
   ck_assert(moreau_error_is_local());
   ck_assert_msg(strstr(moreau_error_message(), "4"), "%s", moreau_error_message());
-  print_captured(0, out, sizeof(out));
+  print_captured(1, out, sizeof(out));
   ck_assert_msg(strstr(out, "(calls_bare)"), "%s", out);
 }
 END_TEST
@@ -164,7 +173,7 @@ START_TEST(test_deep_chain_is_bounded)
 {
   char out[1 << 14];
   ck_assert_int_eq(recurse(100), MOREAU_ERR_RUNTIME);
-  print_captured(0, out, sizeof(out));
+  print_captured(1, out, sizeof(out));
   ck_assert_msg(!strncmp(out, "moreau: error: bottom reached\n", 30), "%s", out);
   ck_assert_int_gt(count_lines(out), 2);
   ck_assert_int_le(count_lines(out), 102);
