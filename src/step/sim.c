@@ -179,8 +179,8 @@ static moreau_err check_overlaps(moreau_sim *sim, double tol)
   double worst = 0.0;
   moreau_lid wk = -1;
   moreau_err err = MOREAU_SUCCESS;
-  const char *what = input_has_rows(sim) ? "data row" : "body";
-  const char *whats = input_has_rows(sim) ? "data rows" : "bodies";
+  const char *what = input_has_rows(sim) ? "data row" : "body with gid";
+  const char *whats = input_has_rows(sim) ? "data rows" : "bodies with gids";
   const long long shift = input_has_rows(sim) ? 1 : 0;
   MOREAU_CALL(moreau_detect(sim->detector, sim->domain, b, sim->walls, 0.0, c));
   for (moreau_lid k = 0; k < c->n; k++) {

@@ -8,7 +8,8 @@
 # write is a hang) with exit code 1, one line "moreau: error: ... (No space
 # left on device)" naming the file, none of HDF5's error stack, no MPI_ABORT
 # or signal, and no partial .tmp file left. Exit 77 (skipped) when no
-# tmpfs can be mounted here.
+# tmpfs can be mounted here. The same for a read-only tmpfs as the output
+# directory or its parent: exit code 2 and one line naming the reason.
 # shellcheck shell=sh
 exe=$1 work=$2 mpiexec=$3 np=${4:-1}
 . "$(dirname "$0")/../app/lib.sh"
@@ -44,4 +45,18 @@ full() {
 
 full "snapshot on a full disk" out snapshots/snap_000000.h5.tmp
 full "checkpoint on a full disk" out/checkpoints checkpoints/ckpt_00000001.h5.tmp -checkpoint_every 1 -snapshot_every 0
-echo "PASS: full disk on $np rank(s)"
+# A read-only file system: the output directory itself, or one to be made
+# in it, is bad input (exit 2, one line with the system's reason).
+read_only() {
+  what=$1 dir=$2
+  mkdir -p ro
+  # shellcheck disable=SC2086
+  run timeout -k 5 60 $ns sh -c "mount -t tmpfs -o ro,size=48k tmpfs ro && exec $launch \"\$@\"; echo 'mount failed' >&2" \
+    sh -gen_n 50 -steps 2 -status_every 0 -output_dir "$dir"
+  [ "$rc" != 124 ] && [ "$rc" != 137 ] || fail "$what: hung (killed by the timeout)"
+  expect_rc 2 "$what"
+  expect_one_moreau_error "$what" "Read-only file system" "$dir"
+}
+read_only "a read-only output directory" ro
+read_only "an output directory to make on a read-only file system" ro/run
+echo "PASS: full and read-only disks on $np rank(s)"
