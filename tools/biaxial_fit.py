@@ -161,10 +161,12 @@ def main():
         name = "unconfined" if float(label) == 0 else f"p = {label}"
         ax[0].plot(r["eps"], r["q_over_p"], label=name)
         ax[1].plot(r["eps"], r["eps_v"], label=name)
+        # The unconfined run: a stress-controlled sample holds (no strain)
+        # until it breaks, so its strain is drawn against the applied load.
         if float(label) == 0 and a.unconfined == "stress":
-            ax[3].plot(r["eps"], [a.sigma0 * (1 + a.load_rate * t) for t in r["t"]], label="unconfined: applied")
-        if float(label) == 0:
-            ax[3].plot(r["eps"], r["syy"], label="unconfined: the packing's sigma_yy", lw=0.5)
+            ax[3].plot([a.sigma0 * (1 + a.load_rate * t) for t in r["t"]], r["eps"], label="unconfined")
+        elif float(label) == 0:
+            ax[3].plot(r["syy"], r["eps"], label="unconfined")
     ax[0].set_xlabel("axial strain")
     ax[0].set_ylabel("q / p")
     ax[0].set_ylim(0, 1.5)  # an unconfined sample's p falls to 0 as it breaks up
@@ -177,9 +179,9 @@ def main():
                label=f"q = p sin phi + c cos phi: phi {math.degrees(phi):.1f} deg, c {c:.3g}")
     ax[2].set_xlabel("p")
     ax[2].set_ylabel("q")
-    ax[3].set_xlabel("axial strain")
-    ax[3].set_ylabel("sigma_yy")
-    ax[3].set_xlim(0, 0.05)
+    ax[3].set_xlabel("applied sigma_yy" if a.unconfined == "stress" else "sigma_yy of the packing")
+    ax[3].set_ylabel("axial strain")
+    ax[3].set_ylim(0, 0.03)
     for x in ax:
         x.legend(fontsize=8)
     fig.tight_layout()
