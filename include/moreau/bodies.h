@@ -128,9 +128,6 @@ MOREAU_MUST_CHECK moreau_err moreau_bodies_push_record(moreau_bodies *b, int gho
 /* Keeps the owned bodies with keep[i] != 0, in their order, and drops all
  * ghosts. */
 MOREAU_MUST_CHECK moreau_err moreau_bodies_compact_owned(moreau_bodies *b, const char *keep);
-/* Sorts the owned bodies by global id and drops the ghosts, so that the
- * local order does not depend on the order in which bodies arrived. */
-MOREAU_MUST_CHECK moreau_err moreau_bodies_sort_owned(moreau_bodies *b);
 
 /* Collective: global number of owned bodies, and the sum of their global ids
  * (to check that migration neither loses nor duplicates bodies). */

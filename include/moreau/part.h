@@ -62,6 +62,12 @@ void moreau_part_set_imbalance(moreau_part *part, double threshold);
 /* Cell edge; h <= 0 restores the default (twice the largest radius). The
  * grid is capped at 2^20 cells: the edge grows when it would exceed that. */
 void moreau_part_set_cell_size(moreau_part *part, double h);
+/* Owned bodies are stored along a Morton curve through their centres (so a
+ * contact's bodies, and a block of the sweep's, are near in memory) at
+ * setup, at every repartition and every `every` updates; 0: never, the
+ * bodies keep their input order with migrants appended. Default 100. No
+ * result depends on it. */
+void moreau_part_set_renumber_every(moreau_part *part, int every);
 
 /* Not collective. The domain whose periodic axes the grid and the ghosts
  * follow (not owned; it must outlive the partition and be the same on every
@@ -79,7 +85,8 @@ void moreau_part_set_domain(moreau_part *part, const moreau_domain *domain);
  * history entries: an entry whose body is on another rank is found through
  * a directory distributed by gid (entries whose body exists nowhere are
  * dropped). history may be NULL on every rank (not on some only). Owned
- * bodies end sorted by gid, the history by key; ghosts are dropped.
+ * bodies end along the Morton curve (see moreau_part_set_renumber_every),
+ * the history sorted by key; ghosts are dropped.
  * Rank 0 computes the partition and broadcasts the cell map; it depends on
  * the global set of bodies (and of history entries that start on their
  * body's rank), not on which rank holds what. */
@@ -93,8 +100,9 @@ MOREAU_MUST_CHECK moreau_err moreau_part_setup(moreau_part *part, moreau_bodies 
  * the work of the step just done, so a drift is corrected one update after
  * it shows. A repartition refits the grid to the current bodies, weights
  * each cell by its bodies plus their history entries, and moves everything.
- * Owned bodies end sorted by gid and the history sorted by key; ghosts are
- * dropped. Bodies outside the grid belong to the nearest edge cell. */
+ * Migrants are appended to the owned bodies, which are renumbered as
+ * moreau_part_set_renumber_every says; the history ends sorted by key;
+ * ghosts are dropped. Bodies outside the grid belong to the nearest edge cell. */
 MOREAU_MUST_CHECK moreau_err moreau_part_update(moreau_part *part, moreau_bodies *b, moreau_contacts *history,
                                                 moreau_lid n_contacts);
 

@@ -6,11 +6,14 @@
 
 /* Sums of the owned contacts and bodies of this rank, then one reduction:
  * sigma V (9), the bodies' volume, their diameters, their count, and the
- * mass and volume of those of finite mass. */
+ * mass and volume of those of finite mass. Order-independent sums, so the
+ * barostat sees the same state whatever the partition and the order the
+ * bodies are stored in. */
 moreau_err moreau_macro_state_compute(MPI_Comm comm, const moreau_domain *d, const moreau_bodies *b,
                                       const moreau_contacts *c, moreau_macro_state *s)
 {
-  double sum[14] = {0}, lo[3], hi[3];
+  moreau_sum acc[14] = {{0, 0}};
+  double sum[14], lo[3], hi[3];
   const int dim = b->dim;
   for (moreau_lid k = 0; k < c->n; k++) {
     if (c->b[k] < 0) continue;
@@ -19,7 +22,7 @@ moreau_err moreau_macro_state_compute(MPI_Comm comm, const moreau_domain *d, con
     for (int i = 0; i < 3; i++) {
       double fi = f3[0] * n[i] + f3[1] * t[i] + f3[2] * bn[i];
       for (int j = 0; j < 3; j++)
-        sum[3 * i + j] += fi * (ca[j] - cb[j]);
+        moreau_sum_add(&acc[3 * i + j], fi * (ca[j] - cb[j]));
     }
   }
   for (moreau_lid i = 0; i < b->n_owned; i++) {
@@ -27,19 +30,21 @@ moreau_err moreau_macro_state_compute(MPI_Comm comm, const moreau_domain *d, con
     moreau_domain_stream_velocity(d, &b->x[3 * i], mean);
     if (b->inv_mass[i] > 0.0) {
       double m = 1.0 / b->inv_mass[i];
-      sum[12] += m;
-      sum[13] += vol;
+      moreau_sum_add(&acc[12], m);
+      moreau_sum_add(&acc[13], vol);
       for (int k = 0; k < 3; k++)
         u[k] = b->v[3 * i + k] - mean[k];
       for (int p = 0; p < 3; p++)
         for (int q = 0; q < 3; q++)
-          sum[3 * p + q] += m * u[p] * u[q];
+          moreau_sum_add(&acc[3 * p + q], m * u[p] * u[q]);
     }
-    sum[9] += vol;
-    sum[10] += 2.0 * r;
-    sum[11] += 1.0;
+    moreau_sum_add(&acc[9], vol);
+    moreau_sum_add(&acc[10], 2.0 * r);
+    moreau_sum_add(&acc[11], 1.0);
   }
-  MOREAU_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, sum, 14, MPI_DOUBLE, MPI_SUM, comm));
+  MOREAU_CALL(moreau_sum_allreduce(comm, acc, 14));
+  for (int k = 0; k < 14; k++)
+    sum[k] = moreau_sum_value(&acc[k]);
   memset(s, 0, sizeof(*s));
   s->mean_diameter = sum[11] > 0 ? sum[10] / sum[11] : 0.0;
   s->grain_density = sum[13] > 0 ? sum[12] / sum[13] : 0.0;

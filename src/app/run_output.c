@@ -1,4 +1,5 @@
 #include "moreau/run_output.h"
+#include "moreau/sum.h"
 
 #include <stdio.h>
 
@@ -122,7 +123,8 @@ static moreau_err rough_row(moreau_run_output *out, const moreau_sim *sim, const
   const moreau_bodies *b = moreau_sim_bodies(sim);
   const moreau_walls *w = moreau_sim_walls(sim);
   const int dim = moreau_sim_dim(sim);
-  double lo[3], hi[3], trace = 0.0, stress[2], solid = 0.0, sigma[9];
+  double lo[3], hi[3], trace = 0.0, stress[2], sigma[9];
+  moreau_sum solid = {0.0, 0.0}; /* independent of the partition and of the bodies' order */
   moreau_region region;
   moreau_domain_get_box(moreau_sim_domain(sim), lo, hi);
   /* The mean normal stress between the grains' inner faces. */
@@ -137,8 +139,8 @@ static moreau_err rough_row(moreau_run_output *out, const moreau_sim *sim, const
   for (int i = 0; i < dim; i++)
     trace += sigma[4 * i];
   for (moreau_lid i = 0; i < b->n_owned; i++)
-    if (!b->glued[i]) solid += moreau_bodies_measure(b, i);
-  MOREAU_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, &solid, 1, MPI_DOUBLE, MPI_SUM, moreau_sim_comm(sim)));
+    if (!b->glued[i]) moreau_sum_add(&solid, moreau_bodies_measure(b, i));
+  MOREAU_CALL(moreau_sum_allreduce(moreau_sim_comm(sim), &solid, 1));
   if (out->wall_samples) {
     stress[0] = out->wall_stress[0] / (double)out->wall_samples;
     stress[1] = out->wall_stress[1] / (double)out->wall_samples;
@@ -148,7 +150,7 @@ static moreau_err rough_row(moreau_run_output *out, const moreau_sim *sim, const
   out->wall_stress[0] = out->wall_stress[1] = 0.0;
   out->wall_samples = 0;
   r[(*k)++] = moreau_sim_rough_strain(sim);
-  r[(*k)++] = solid / (rough_area(sim, rc) * moreau_sim_rough_gap(sim));
+  r[(*k)++] = moreau_sum_value(&solid) / (rough_area(sim, rc) * moreau_sim_rough_gap(sim));
   r[(*k)++] = rc->pressure;
   r[(*k)++] = trace / dim;
   r[(*k)++] = stress[0];
@@ -187,13 +189,16 @@ moreau_err moreau_run_output_destroy(moreau_run_output **outp)
 moreau_err moreau_kinetic_energy(const moreau_sim *sim, double *energy)
 {
   const moreau_bodies *b = moreau_sim_bodies(sim);
-  double e = 0.0;
+  /* Independent of the order of the bodies, hence of the rank count and of
+   * the renumbering. */
+  moreau_sum e = {0.0, 0.0};
   for (moreau_lid i = 0; i < b->n_owned; i++) {
     const double *v = &b->v[3 * i];
-    if (b->inv_mass[i] > 0) e += 0.5 * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) / b->inv_mass[i];
-    e += moreau_bodies_rotational_energy(b, i);
+    if (b->inv_mass[i] > 0) moreau_sum_add(&e, 0.5 * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) / b->inv_mass[i]);
+    moreau_sum_add(&e, moreau_bodies_rotational_energy(b, i));
   }
-  MOREAU_MPI_CALL(MPI_Allreduce(&e, energy, 1, MPI_DOUBLE, MPI_SUM, moreau_sim_comm(sim)));
+  MOREAU_CALL(moreau_sum_allreduce(moreau_sim_comm(sim), &e, 1));
+  *energy = moreau_sum_value(&e);
   return MOREAU_SUCCESS;
 }
 

@@ -97,39 +97,6 @@ moreau_err moreau_bodies_compact_owned(moreau_bodies *b, const char *keep)
   return MOREAU_SUCCESS;
 }
 
-typedef struct {
-  moreau_gid gid;
-  moreau_lid lid;
-} gid_lid;
-
-static int cmp_gid_lid(const void *pa, const void *pb)
-{
-  const gid_lid *a = pa, *b = pb;
-  return (a->gid > b->gid) - (a->gid < b->gid);
-}
-
-moreau_err moreau_bodies_sort_owned(moreau_bodies *b)
-{
-  gid_lid *order;
-  moreau_lid *perm;
-  moreau_lid n = b->n_owned;
-  b->n_ghost = 0;
-  if (n < 2) return MOREAU_SUCCESS;
-  MOREAU_CALL(moreau_malloc((size_t)n * sizeof(*order), &order));
-  MOREAU_CALL(moreau_malloc((size_t)n * sizeof(*perm), &perm));
-  for (moreau_lid i = 0; i < n; i++) {
-    order[i].gid = b->gid[i];
-    order[i].lid = i;
-  }
-  qsort(order, (size_t)n, sizeof(*order), cmp_gid_lid);
-  for (moreau_lid i = 0; i < n; i++)
-    perm[i] = order[i].lid;
-  MOREAU_CALL(moreau_fields_permute(&moreau_body_fields, b, (size_t)n, perm));
-  moreau_free(&order);
-  moreau_free(&perm);
-  return MOREAU_SUCCESS;
-}
-
 moreau_err moreau_bodies_global_count(const moreau_bodies *b, int64_t *count, int64_t *gid_sum)
 {
   int64_t local[2] = {b->n_owned, 0}, global[2];

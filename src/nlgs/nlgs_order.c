@@ -1,11 +1,13 @@
+#include <math.h>
 #include <stdlib.h>
 
+#include "moreau/morton.h"
 #include "nlgs_private.h"
 
-/* Bits per axis of the Morton key: 65536 positions along each axis of the
- * contacts' bounding box, far finer than a body, so that consecutive keys
- * are neighbours in space. */
-#define ORDER_BITS 16
+/* Bits per axis of the Morton key: 2^31 positions along each axis in 2D,
+ * 2^21 in 3D, far finer than a body whatever the size of the packing, so
+ * that consecutive keys are neighbours in space. */
+#define ORDER_BITS(dim) ((dim) == 2 ? 31 : 21)
 
 typedef struct {
   uint64_t key;
@@ -19,21 +21,12 @@ static int by_key(const void *a, const void *b)
   return (x->k > y->k) - (x->k < y->k);
 }
 
-static uint64_t morton(const uint32_t q[3], int dim)
-{
-  uint64_t key = 0;
-  for (int bit = ORDER_BITS - 1; bit >= 0; bit--)
-    for (int d = 0; d < dim; d++)
-      key = key << 1 | ((q[d] >> bit) & 1u);
-  return key;
-}
-
 moreau_err nlgs_contact_order(moreau_nlgs *s, const moreau_nlgs_problem *prob)
 {
   const moreau_contacts *c = prob->contacts;
   const moreau_bodies *b = prob->bodies;
   keyed_contact *keyed;
-  double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+  double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, edge = 0.0;
   if (s->order_kind != MOREAU_NLGS_ORDER_BLOCKS) return MOREAU_SUCCESS;
   MOREAU_CALL(moreau_realloc(((size_t)c->n + 1) * sizeof(moreau_lid), &s->contact_perm));
   MOREAU_CALL(moreau_realloc(((size_t)c->n / (size_t)s->block + 2) * sizeof(moreau_lid), &s->block_perm));
@@ -44,15 +37,11 @@ moreau_err nlgs_contact_order(moreau_nlgs *s, const moreau_nlgs_problem *prob)
       if (k == 0 || x < lo[d]) lo[d] = x;
       if (k == 0 || x > hi[d]) hi[d] = x;
     }
+  for (int d = 0; d < s->dim; d++)
+    edge = fmax(edge, hi[d] - lo[d]);
   MOREAU_CALL(moreau_malloc((size_t)c->n * sizeof(*keyed), &keyed));
-  for (moreau_lid k = 0; k < c->n; k++) {
-    uint32_t q[3] = {0, 0, 0};
-    for (int d = 0; d < s->dim; d++) {
-      double t = hi[d] > lo[d] ? (b->x[3 * c->a[k] + d] - lo[d]) / (hi[d] - lo[d]) : 0.0;
-      q[d] = (uint32_t)(t * ((1u << ORDER_BITS) - 1));
-    }
-    keyed[k] = (keyed_contact){morton(q, s->dim), k};
-  }
+  for (moreau_lid k = 0; k < c->n; k++)
+    keyed[k] = (keyed_contact){moreau_morton_key(&b->x[3 * c->a[k]], lo, edge, s->dim, ORDER_BITS(s->dim)), k};
   qsort(keyed, (size_t)c->n, sizeof(*keyed), by_key);
   for (moreau_lid k = 0; k < c->n; k++)
     s->contact_perm[k] = keyed[k].k;

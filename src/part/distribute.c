@@ -40,10 +40,11 @@ moreau_err moreau_part_setup(moreau_part *part, moreau_bodies *b, moreau_contact
   else
     MOREAU_CALL(part_partition(part, b, history));
   part->map_given = 0;
-  MOREAU_CALL(part_history_lids(b, history, &hist_lid, &orphans));
+  MOREAU_CALL(part_history_lids(part, b, history, &hist_lid, &orphans));
   MOREAU_MPI_CALL(MPI_Allreduce(&orphans, &global_orphans, 1, MPI_INT64_T, MPI_SUM, part->comm));
   MOREAU_CALL(redistribute(part, b, history, hist_lid, global_orphans));
   moreau_free(&hist_lid);
+  if (part->renumber_every > 0) MOREAU_CALL(part_renumber(part, b));
   part->ready = 1;
   return MOREAU_SUCCESS;
 }
@@ -54,7 +55,8 @@ moreau_err moreau_part_update(moreau_part *part, moreau_bodies *b, moreau_contac
   int64_t local[2], sum[2], max_work;
   double mean;
   MOREAU_CHECK(part->ready, MOREAU_ERR_INTERNAL, "moreau_part_update called before moreau_part_setup");
-  MOREAU_CALL(part_history_lids(b, history, &hist_lid, &local[1]));
+  part->updates++;
+  MOREAU_CALL(part_history_lids(part, b, history, &hist_lid, &local[1]));
   local[0] = (int64_t)b->n_owned + n_contacts;
   MOREAU_MPI_CALL(MPI_Allreduce(local, sum, 2, MPI_INT64_T, MPI_SUM, part->comm));
   MOREAU_MPI_CALL(MPI_Allreduce(&local[0], &max_work, 1, MPI_INT64_T, MPI_MAX, part->comm));
@@ -69,12 +71,16 @@ moreau_err moreau_part_update(moreau_part *part, moreau_bodies *b, moreau_contac
     MOREAU_CALL(part_partition(part, b, history));
     MOREAU_CALL(part_relabel(part, b));
     MOREAU_CALL(redistribute(part, b, history, hist_lid, sum[1]));
+    if (part->renumber_every > 0) MOREAU_CALL(part_renumber(part, b));
     moreau_log_end(MOREAU_EV_REPARTITION);
     part->stats.repartitions++;
     part->stats.repartition_seconds += MPI_Wtime() - t0;
     part->stats.repartition_bytes += part->stats.exchange_bytes - bytes0;
   } else {
     MOREAU_CALL(redistribute(part, b, history, hist_lid, sum[1]));
+    /* Bodies drift away from their neighbours in memory as they move, and
+     * migrants arrive at the end. */
+    if (part->renumber_every > 0 && part->updates % part->renumber_every == 0) MOREAU_CALL(part_renumber(part, b));
   }
   moreau_free(&hist_lid);
   return MOREAU_SUCCESS;

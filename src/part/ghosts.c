@@ -34,11 +34,11 @@ static moreau_err add_pair(moreau_lid i, int r, moreau_lid first, moreau_lid *n,
  * keeps its own position: detection finds the image). Bodies are visited in
  * gid order, so each rank's list is in gid order. A rank that is its own
  * periodic neighbour already holds the body. */
-static moreau_err ghost_pairs(const moreau_part *part, const moreau_bodies *b, double cutoff, moreau_lid *n_pairs,
-                              int **rank, moreau_lid **lid)
+static moreau_err ghost_pairs(moreau_part *part, const moreau_bodies *b, double cutoff, moreau_lid *n_pairs, int **rank,
+                              moreau_lid **lid)
 {
   const part_grid *g = &part->grid;
-  part_gid_lid *order;
+  const part_gid_lid *order;
   moreau_lid n = 0, cap = 0;
   int32_t stride[3] = {1, g->n[0], g->n[0] * g->n[1]};
   int mlo[3] = {0, 0, 0}, mhi[3] = {0, 0, 0}, periodic[3] = {0, 0, 0}, m[3];
@@ -51,7 +51,7 @@ static moreau_err ghost_pairs(const moreau_part *part, const moreau_bodies *b, d
   }
   *rank = NULL;
   *lid = NULL;
-  MOREAU_CALL(part_gid_index(b, &order));
+  MOREAU_CALL(part_gid_index(part, b, &order));
   for (moreau_lid k = 0; k < b->n_owned; k++) {
     moreau_lid i = order[k].lid, first = n;
     double reach = (b->radius[i] + cutoff) * (1.0 + PART_GHOST_SLACK);
@@ -77,7 +77,6 @@ static moreau_err ghost_pairs(const moreau_part *part, const moreau_bodies *b, d
               }
         }
   }
-  moreau_free(&order);
   *n_pairs = n;
   return MOREAU_SUCCESS;
 }

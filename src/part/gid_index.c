@@ -14,20 +14,30 @@ void part_gid_sort(part_gid_lid *index, moreau_lid n)
   if (n > 1) qsort(index, (size_t)n, sizeof(*index), cmp_gid_lid);
 }
 
-moreau_err part_gid_index(const moreau_bodies *b, part_gid_lid **index)
+void part_gid_index_invalidate(moreau_part *part) { part->gid_index_valid = 0; }
+
+moreau_err part_gid_index(moreau_part *part, const moreau_bodies *b, const part_gid_lid **index)
 {
-  part_gid_lid *idx;
   int sorted = 1;
-  MOREAU_CALL(moreau_malloc((size_t)b->n_owned * sizeof(*idx), &idx));
+  if (part->gid_index_valid && part->gid_index_n == b->n_owned) {
+    /* Debug builds check every entry: a caller that changed the owned set
+     * behind the partition's back would otherwise look bodies up at the
+     * wrong lids. */
+    for (moreau_lid k = 0; k < part->gid_index_n; k++)
+      MOREAU_ASSERT(b->gid[part->gid_index[k].lid] == part->gid_index[k].gid);
+    *index = part->gid_index;
+    return MOREAU_SUCCESS;
+  }
+  MOREAU_CALL(moreau_realloc((size_t)b->n_owned * sizeof(*part->gid_index), &part->gid_index));
   for (moreau_lid i = 0; i < b->n_owned; i++) {
-    idx[i].gid = b->gid[i];
-    idx[i].lid = i;
+    part->gid_index[i].gid = b->gid[i];
+    part->gid_index[i].lid = i;
     if (i > 0 && b->gid[i] < b->gid[i - 1]) sorted = 0;
   }
-  /* Owned bodies are kept sorted by gid after setup, so the sort is only
-   * paid for unsorted input. */
-  if (!sorted) part_gid_sort(idx, b->n_owned);
-  *index = idx;
+  if (!sorted) part_gid_sort(part->gid_index, b->n_owned);
+  part->gid_index_n = b->n_owned;
+  part->gid_index_valid = 1;
+  *index = part->gid_index;
   return MOREAU_SUCCESS;
 }
 

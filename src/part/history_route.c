@@ -2,39 +2,37 @@
 
 #include "part_private.h"
 
-static int sorted_by_gid_a(const moreau_bodies *b, const moreau_contacts *history)
+static int sorted_by_gid_a(const moreau_contacts *history)
 {
-  for (moreau_lid i = 1; i < b->n_owned; i++)
-    if (b->gid[i - 1] >= b->gid[i]) return 0;
   for (moreau_lid j = 1; j < history->n; j++)
     if (history->gid_a[j - 1] > history->gid_a[j]) return 0;
   return 1;
 }
 
-moreau_err part_history_lids(const moreau_bodies *b, const moreau_contacts *history, moreau_lid **lid,
-                             int64_t *n_orphans)
+moreau_err part_history_lids(moreau_part *part, const moreau_bodies *b, const moreau_contacts *history,
+                             moreau_lid **lid, int64_t *n_orphans)
 {
-  part_gid_lid *index;
+  const part_gid_lid *index;
   moreau_lid n = history ? history->n : 0;
   *n_orphans = 0;
   MOREAU_CALL(moreau_malloc((size_t)n * sizeof(moreau_lid), lid));
   if (n == 0) return MOREAU_SUCCESS;
-  /* After every update both lists are sorted: one merge walk then. */
-  if (sorted_by_gid_a(b, history)) {
-    for (moreau_lid j = 0, i = 0; j < n; j++) {
-      while (i < b->n_owned && b->gid[i] < history->gid_a[j])
-        i++;
-      (*lid)[j] = i < b->n_owned && b->gid[i] == history->gid_a[j] ? i : -1;
+  MOREAU_CALL(part_gid_index(part, b, &index));
+  /* After every update the history is sorted by key: one merge walk with
+   * the index then. */
+  if (sorted_by_gid_a(history)) {
+    for (moreau_lid j = 0, k = 0; j < n; j++) {
+      while (k < b->n_owned && index[k].gid < history->gid_a[j])
+        k++;
+      (*lid)[j] = k < b->n_owned && index[k].gid == history->gid_a[j] ? index[k].lid : -1;
       if ((*lid)[j] < 0) (*n_orphans)++;
     }
     return MOREAU_SUCCESS;
   }
-  MOREAU_CALL(part_gid_index(b, &index));
   for (moreau_lid j = 0; j < n; j++) {
     (*lid)[j] = part_gid_find(index, b->n_owned, history->gid_a[j]);
     if ((*lid)[j] < 0) (*n_orphans)++;
   }
-  moreau_free(&index);
   return MOREAU_SUCCESS;
 }
 

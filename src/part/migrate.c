@@ -13,13 +13,6 @@ void part_pack_history(const void *history, moreau_lid i, double *rec) { moreau_
 
 /* Sorting is skipped when nothing arrived and the order held already, the
  * common case of an update where no body changes rank. */
-static int owned_sorted(const moreau_bodies *b)
-{
-  for (moreau_lid i = 1; i < b->n_owned; i++)
-    if (b->gid[i - 1] >= b->gid[i]) return 0;
-  return 1;
-}
-
 static int history_sorted(const moreau_contacts *c)
 {
   for (moreau_lid i = 1; i < c->n; i++) {
@@ -146,7 +139,7 @@ moreau_err part_migrate(moreau_part *part, moreau_bodies *b, const int *body_des
   }
   moreau_free(&keep);
   MOREAU_CALL(unpack_incoming(&in, body_record, hist_record, b, history, &n_bodies, &n_entries));
-  if (n_bodies > 0 || !owned_sorted(b)) MOREAU_CALL(moreau_bodies_sort_owned(b));
+  if (*n_sent > 0 || n_bodies > 0) part_gid_index_invalidate(part);
   if (history && (n_entries > 0 || !history_sorted(history))) MOREAU_CALL(moreau_contacts_sort(history));
   part_messages_free(&in);
   part->ghosts_valid = 0;

@@ -1,3 +1,4 @@
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -9,6 +10,9 @@ const moreau_option_spec moreau_part_options[] = {
     {"-part_imbalance", "<real>", "1.2",
      "repartition when max/mean of per-rank work (owned bodies + contacts) exceeds this (>= 1)"},
     {"-part_cell_size", "<real>", "0", "edge of the partition cells; 0: twice the largest radius"},
+    {"-part_renumber_every", "<int>", "100",
+     "store the owned bodies along a Morton curve at setup, at every repartition and every this many steps (0: "
+     "never, bodies stay in input order with migrants appended)"},
     {NULL, NULL, NULL, NULL}};
 
 moreau_err moreau_part_create(MPI_Comm comm, moreau_part **part)
@@ -20,6 +24,7 @@ moreau_err moreau_part_create(MPI_Comm comm, moreau_part **part)
   MOREAU_MPI_CALL(MPI_Comm_size(comm, &p->size));
   p->type = MOREAU_PART_METIS;
   p->threshold = 1.2;
+  p->renumber_every = 100;
   p->stats.imbalance = 1.0;
   p->wall_request = MPI_REQUEST_NULL;
   *part = p;
@@ -32,6 +37,7 @@ moreau_err moreau_part_destroy(moreau_part **part)
   if (!p) return MOREAU_SUCCESS;
   moreau_free(&p->cell_rank);
   moreau_free(&p->ghost_owner);
+  moreau_free(&p->gid_index);
   part_plan_free(&p->ghost_send);
   part_plan_free(&p->ghost_recv);
   part_interface_free(p);
@@ -45,15 +51,20 @@ moreau_err moreau_part_set_from_options(moreau_part *part)
   static const char *const types[] = {"metis", "block", NULL};
   int type;
   double threshold, h;
+  int64_t every;
   MOREAU_CALL(moreau_option_enum("-part_type", types, &type));
   MOREAU_CALL(moreau_option_real("-part_imbalance", &threshold));
   MOREAU_CALL(moreau_option_real("-part_cell_size", &h));
   MOREAU_CHECK(threshold >= 1.0, MOREAU_ERR_INPUT, "-part_imbalance must be >= 1 (max/mean of work), got %g",
                threshold);
   MOREAU_CHECK(h >= 0.0, MOREAU_ERR_INPUT, "-part_cell_size must be >= 0 (0: automatic), got %g", h);
+  MOREAU_CALL(moreau_option_int("-part_renumber_every", &every));
+  MOREAU_CHECK(every >= 0 && every <= INT32_MAX, MOREAU_ERR_INPUT,
+               "-part_renumber_every must be >= 0 (0: never), got %" PRId64, every);
   part->type = type == 0 ? MOREAU_PART_METIS : MOREAU_PART_BLOCK;
   part->threshold = threshold;
   part->cell_size_option = h;
+  part->renumber_every = (int)every;
   return MOREAU_SUCCESS;
 }
 
@@ -62,6 +73,8 @@ void moreau_part_set_domain(moreau_part *part, const moreau_domain *domain) { pa
 void moreau_part_set_type(moreau_part *part, moreau_part_type type) { part->type = type; }
 
 void moreau_part_set_imbalance(moreau_part *part, double threshold) { part->threshold = threshold; }
+
+void moreau_part_set_renumber_every(moreau_part *part, int every) { part->renumber_every = every > 0 ? every : 0; }
 
 void moreau_part_set_cell_size(moreau_part *part, double h) { part->cell_size_option = h > 0.0 ? h : 0.0; }
 

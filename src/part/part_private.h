@@ -42,6 +42,11 @@ typedef struct {
 typedef void (*part_get_fn)(const void *obj, int width, moreau_lid i, double *out);
 typedef void (*part_set_fn)(void *obj, int width, moreau_lid i, const double *in);
 
+typedef struct {
+  moreau_gid gid;
+  moreau_lid lid;
+} part_gid_lid;
+
 /* An interface exchange between its begin and its end. */
 typedef struct {
   int open, width, average;
@@ -63,6 +68,17 @@ struct moreau_part {
 
   part_grid grid;
   int *cell_rank; /* grid.ncells entries, the same on every rank */
+
+  /* Owned bodies are stored along a Morton curve through their centres
+   * (renumber.c): at setup, at every repartition and every renumber_every
+   * updates (0: never; migrants are appended in between). */
+  int renumber_every;
+  int64_t updates; /* moreau_part_update calls so far */
+
+  /* part_gid_index's sorted (gid, lid) pairs of the owned bodies. */
+  int gid_index_valid;
+  moreau_lid gid_index_n;
+  part_gid_lid *gid_index;
 
   /* Ghost layer, from the last moreau_part_ghosts. ghost_send holds the owned
    * lids copied to each rank (gid order); ghost_recv the ghost positions
@@ -132,6 +148,13 @@ void part_grid_range(const part_grid *g, const double *x, double r, int lo[3], i
  * weighting cells by bodies and by history entries of their bodies. */
 MOREAU_MUST_CHECK moreau_err part_partition(moreau_part *part, const moreau_bodies *b, const moreau_contacts *history);
 
+/* renumber.c */
+/* Stores the owned bodies along a Morton curve through their centres over
+ * the cube on the grid's corner with its longest edge (ties, and bodies sharing a point, by gid), so that the
+ * bodies near each other in space are near each other in memory. Drops the
+ * ghosts. Not collective; no result depends on the order. */
+MOREAU_MUST_CHECK moreau_err part_renumber(moreau_part *part, moreau_bodies *b);
+
 /* relabel.c */
 /* Collective. Renumbers the parts of a new cell map so that each goes to
  * the rank that holds most of its bodies now (as far as ranks are free):
@@ -145,12 +168,12 @@ MOREAU_MUST_CHECK moreau_err part_partition_metis(const part_grid *g, const int3
 MOREAU_MUST_CHECK moreau_err part_partition_block(const part_grid *g, const int32_t *weight, int nparts,
                                                   int *cell_rank);
 
-/* gid_index.c: sorted (gid, lid) pairs of the owned bodies, for lookups. */
-typedef struct {
-  moreau_gid gid;
-  moreau_lid lid;
-} part_gid_lid;
-MOREAU_MUST_CHECK moreau_err part_gid_index(const moreau_bodies *b, part_gid_lid **index);
+/* gid_index.c */
+/* The owned bodies' (gid, lid) pairs sorted by gid, kept by the partition
+ * (not to be freed) until the owned set changes: migration and renumbering
+ * invalidate it, the next call rebuilds it. */
+MOREAU_MUST_CHECK moreau_err part_gid_index(moreau_part *part, const moreau_bodies *b, const part_gid_lid **index);
+void part_gid_index_invalidate(moreau_part *part);
 void part_gid_sort(part_gid_lid *index, moreau_lid n);
 /* The lid of gid, or -1. */
 moreau_lid part_gid_find(const part_gid_lid *index, moreau_lid n, moreau_gid gid);
@@ -158,8 +181,8 @@ moreau_lid part_gid_find(const part_gid_lid *index, moreau_lid n, moreau_gid gid
 /* history_route.c */
 /* lid[j]: the owned body whose gid is history->gid_a[j], or -1 (an orphan,
  * e.g. history read from a file slab that does not match the bodies'). */
-MOREAU_MUST_CHECK moreau_err part_history_lids(const moreau_bodies *b, const moreau_contacts *history, moreau_lid **lid,
-                                               int64_t *n_orphans);
+MOREAU_MUST_CHECK moreau_err part_history_lids(moreau_part *part, const moreau_bodies *b,
+                                               const moreau_contacts *history, moreau_lid **lid, int64_t *n_orphans);
 /* Collective. dest[i] is the rank to send history entry i to, or -1 when its
  * gid_a is not owned here. Entries with dest -1 on any rank are sent to the
  * rank holding their body (found through a directory spread over the ranks
@@ -194,8 +217,8 @@ MOREAU_MUST_CHECK moreau_err part_sparse_exchange(moreau_part *part, const part_
 
 /* migrate.c */
 /* Collective. Sends owned body i to body_dest[i] and history entry j to
- * hist_dest[j]; keeps what stays, appends what arrives, sorts bodies by gid
- * and history by key, and drops the ghosts. *n_sent is the number of bodies
+ * hist_dest[j]; keeps what stays, appends what arrives (bodies at the end,
+ * in the order they came), sorts the history by key, and drops the ghosts. *n_sent is the number of bodies
  * this rank sent away. Bodies travel as their MOREAU_FIELD_MIGRATE fields,
  * history entries as theirs (key, force, law state). */
 MOREAU_MUST_CHECK moreau_err part_migrate(moreau_part *part, moreau_bodies *b, const int *body_dest,

@@ -4,22 +4,20 @@
 /* Per-cell work of this rank: its owned bodies, plus one per history entry
  * (a contact of the last step) of each body, counted in the body's cell.
  * History entries of bodies owned elsewhere are not counted. */
-static moreau_err local_work(const moreau_part *part, const moreau_bodies *b, const moreau_contacts *history,
-                             int32_t *work)
+static moreau_err local_work(moreau_part *part, const moreau_bodies *b, const moreau_contacts *history, int32_t *work)
 {
   const part_grid *g = &part->grid;
-  part_gid_lid *index;
+  const part_gid_lid *index;
   for (int32_t c = 0; c < g->ncells; c++)
     work[c] = 0;
   for (moreau_lid i = 0; i < b->n_owned; i++)
     work[part_grid_cell(g, &b->x[3 * i])]++;
   if (!history || history->n == 0) return MOREAU_SUCCESS;
-  MOREAU_CALL(part_gid_index(b, &index));
+  MOREAU_CALL(part_gid_index(part, b, &index));
   for (moreau_lid j = 0; j < history->n; j++) {
     moreau_lid i = part_gid_find(index, b->n_owned, history->gid_a[j]);
     if (i >= 0) work[part_grid_cell(g, &b->x[3 * i])]++;
   }
-  moreau_free(&index);
   return MOREAU_SUCCESS;
 }
 

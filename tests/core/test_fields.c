@@ -415,34 +415,6 @@ START_TEST(test_body_records)
 }
 END_TEST
 
-START_TEST(test_body_sort_owned)
-{
-  static const moreau_gid order[] = {7, 3, 11, 1, 5, 2, 13, 40, 8, 21, 34, 6, 17, 30, 4, 19, 25, 9, 12};
-  const int n = (int)(sizeof(order) / sizeof(order[0]));
-  moreau_bodies *b;
-  moreau_body in, out;
-  ck_assert_int_eq(moreau_bodies_create(MPI_COMM_SELF, 3, &b), MOREAU_SUCCESS);
-  for (int i = 0; i < n; i++) {
-    make_body(order[i], &in);
-    ck_assert_int_eq(moreau_bodies_push_owned(b, &in), MOREAU_SUCCESS);
-  }
-  make_body(100, &in);
-  ck_assert_int_eq(moreau_bodies_push_ghost(b, &in), MOREAU_SUCCESS);
-  ck_assert_int_eq(moreau_bodies_sort_owned(b), MOREAU_SUCCESS);
-  ck_assert_int_eq(b->n_owned, n);
-  ck_assert_int_eq(b->n_ghost, 0);
-  for (moreau_lid i = 0; i < n; i++) {
-    if (i > 0)
-      ck_assert_msg(b->gid[i] > b->gid[i - 1], "sorted: gid %" PRId64 " after %" PRId64, b->gid[i], b->gid[i - 1]);
-    /* Every member moved with its gid. */
-    make_body(b->gid[i], &in);
-    get_body(b, i, &out);
-    expect_body(&out, &in, "sort_owned");
-  }
-  ck_assert_int_eq(moreau_bodies_destroy(&b), MOREAU_SUCCESS);
-}
-END_TEST
-
 /* ---- Contacts and their law state ------------------------------------------------------------------------------ */
 
 #define SW 2 /* state width of the contact tests */
@@ -734,7 +706,6 @@ int main(int argc, char **argv)
   tcase_add_test(tables, test_toy_value);
   tcase_add_test(bodies, test_body_push_get);
   tcase_add_test(bodies, test_body_records);
-  tcase_add_test(bodies, test_body_sort_owned);
   tcase_add_test(contacts, test_contacts_push_zero_state);
   tcase_add_test(contacts, test_contacts_sort);
   tcase_add_test(contacts, test_contacts_warm_start);

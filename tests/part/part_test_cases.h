@@ -10,5 +10,6 @@ TCase *part_tcase_migrate(void);
 TCase *part_tcase_repartition(void);
 TCase *part_tcase_interface(void);
 TCase *part_tcase_determinism(void);
+TCase *part_tcase_renumber(void);
 
 #endif

@@ -60,7 +60,7 @@ void part_test_force(moreau_gid ga, moreau_gid gb, int32_t point, double *force)
  * not start with its bodies). */
 moreau_err part_test_make_history(const moreau_bodies *b, int shift, moreau_contacts **h);
 
-/* Violations on this rank of: owned sorted by gid; every owned body in a
+/* Violations on this rank of: no gid owned twice; every owned body in a
  * cell of this rank (cell computed here from the grid, independently of
  * the library's cell function). */
 long part_test_check_ownership(const moreau_part *part, const moreau_bodies *b);

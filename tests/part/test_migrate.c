@@ -49,7 +49,7 @@ static void check_all(const part_test_scene *s, const moreau_part *part, const m
   PT_TRY(moreau_bodies_global_count(b, &count, &gid_sum));
   ck_assert_int_eq(count, s->n);
   ck_assert_int_eq(gid_sum, s->n * (s->n + 1) / 2);
-  PT_EXPECT(part_test_check_ownership(part, b), "owned bodies in this rank's cells, sorted");
+  PT_EXPECT(part_test_check_ownership(part, b), "owned bodies in this rank's cells, once");
   PT_EXPECT(check_moved(s, b, it, reach, shift), "bodies carried unchanged");
   PT_EXPECT(part_test_check_history(b, h), "history with its body, forces kept, sorted");
   ck_assert_int_eq(part_test_sum(h->n), 2 * s->n);

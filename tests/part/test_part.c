@@ -13,7 +13,8 @@ static const struct {
   TCase *(*make)(void);
 } cases[] = {{"setup", part_tcase_setup},         {"ghosts", part_tcase_ghosts},
              {"migrate", part_tcase_migrate},     {"repartition", part_tcase_repartition},
-             {"interface", part_tcase_interface}, {"determinism", part_tcase_determinism}};
+             {"interface", part_tcase_interface}, {"determinism", part_tcase_determinism},
+             {"renumber", part_tcase_renumber}};
 
 int main(int argc, char **argv)
 {

@@ -57,7 +57,7 @@ static void run_setup(const part_test_scene *s, part_test_layout layout, moreau_
   PT_TRY(moreau_bodies_global_count(b, &count, &gid_sum));
   ck_assert_int_eq(count, s->n);
   ck_assert_int_eq(gid_sum, s->n * (s->n + 1) / 2);
-  PT_EXPECT(part_test_check_ownership(part, b), "owned bodies in this rank's cells, sorted");
+  PT_EXPECT(part_test_check_ownership(part, b), "owned bodies in this rank's cells, once");
   PT_EXPECT(check_bodies_intact(s, b), "bodies unchanged by migration");
   PT_EXPECT(check_same_map(part), "cell map identical on every rank");
   PT_EXPECT(part_test_check_history(b, h), "history with its body, forces kept, sorted");
@@ -158,6 +158,10 @@ START_TEST(test_set_from_options)
   ck_assert_int_eq(moreau_part_set_from_options(by_hand), MOREAU_ERR_INPUT);
   moreau_error_clear();
   PetscOptionsClearValue(NULL, "-part_imbalance");
+  PetscOptionsSetValue(NULL, "-part_renumber_every", "-1");
+  ck_assert_int_eq(moreau_part_set_from_options(by_hand), MOREAU_ERR_INPUT);
+  moreau_error_clear();
+  PetscOptionsClearValue(NULL, "-part_renumber_every");
   PetscOptionsSetValue(NULL, "-part_type", "scotch");
   ck_assert_int_eq(moreau_part_set_from_options(by_hand), MOREAU_ERR_INPUT);
   moreau_error_clear();

@@ -4,8 +4,9 @@ set(MOREAU_PART_TEST_DIR ${CMAKE_CURRENT_LIST_DIR})
 moreau_test_program(test_part ${MOREAU_PART_TEST_DIR}/test_part.c ${MOREAU_PART_TEST_DIR}/part_test_util.c
                     ${MOREAU_PART_TEST_DIR}/test_setup.c ${MOREAU_PART_TEST_DIR}/test_ghosts.c
                     ${MOREAU_PART_TEST_DIR}/test_migrate.c ${MOREAU_PART_TEST_DIR}/test_repartition.c
-                    ${MOREAU_PART_TEST_DIR}/test_interface.c ${MOREAU_PART_TEST_DIR}/test_determinism.c)
-foreach(tcase setup ghosts migrate repartition interface determinism)
+                    ${MOREAU_PART_TEST_DIR}/test_interface.c ${MOREAU_PART_TEST_DIR}/test_determinism.c
+                    ${MOREAU_PART_TEST_DIR}/test_renumber.c)
+foreach(tcase setup ghosts migrate repartition interface determinism renumber)
   moreau_mpi_test(part_${tcase} test_part RANKS 1 2 4 8 TIMEOUT 120 ARGS ${tcase})
 endforeach()
 
