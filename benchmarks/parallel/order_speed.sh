@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # Contact updates per second of the sweep orders on one rank (issue 14, item 1):
 #
-#   order_speed.sh -particles FILE -out CSV [-tiles 1,10] [-orders random,blocks:32,...] [-rounds 2] [-build DIR]
+#   order_speed.sh -particles FILE -out CSV [-tiles 1,10] [-orders random,blocks:32,...] [-renumber 100]
+#                  [-sweeps 200] [-steps 4] [-rounds 2] [-build DIR]
 #
 # The settled pile of FILE (the 10^4-disk pile of RESULTS.md, box 0,0,140,129)
-# tiled T times along x, 4 steps of exactly 200 sweeps, for every order
-# (random, or blocks:B for -nlgs_order blocks -nlgs_block B), in rounds so
-# that the orders are measured side by side; one CSV row per step
-# (bench_parallel_step columns, label r<round>_t<T>_<order>). Updates per
-# second = contacts x iterations / solve_seconds, summed over a run's steps.
+# tiled T times along x, S steps of exactly N sweeps, for every order
+# (random, or blocks:B for -nlgs_order blocks -nlgs_block B) and every
+# -part_renumber_every of the -renumber list (0: bodies in input order,
+# else along the Morton curve from the start), in rounds so that the
+# variants are measured side by side; one CSV row per step
+# (bench_parallel_step columns, label r<round>_t<T>_<order>_n<renumber>).
+# Updates per second = contacts x iterations / solve_seconds, summed over a
+# run's steps.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -19,6 +23,7 @@ die() {
   exit 2
 }
 particles="" out="" tiles=1,10 orders=random,blocks:32,blocks:128,blocks:512,blocks:2048 rounds=2 build="$repo/build"
+renumber=100 sweeps=200 steps=4
 while [ $# -gt 0 ]; do
   case "$1" in
     -particles) particles=${2:?-particles needs a value}; shift 2 ;;
@@ -26,6 +31,9 @@ while [ $# -gt 0 ]; do
     -tiles) tiles=${2:?-tiles needs a value}; shift 2 ;;
     -orders) orders=${2:?-orders needs a value}; shift 2 ;;
     -rounds) rounds=${2:?-rounds needs a value}; shift 2 ;;
+    -renumber) renumber=${2:?-renumber needs a value}; shift 2 ;;
+    -sweeps) sweeps=${2:?-sweeps needs a value}; shift 2 ;;
+    -steps) steps=${2:?-steps needs a value}; shift 2 ;;
     -build) build=${2:?-build needs a value}; shift 2 ;;
     *) die "unknown argument '$1'" ;;
   esac
@@ -34,6 +42,9 @@ done
 [ -n "$out" ] || die "-out is required"
 [[ "$tiles" =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || die "-tiles: comma-separated positive integers, got '$tiles'"
 [[ "$rounds" =~ ^[1-9][0-9]*$ ]] || die "-rounds: a positive integer, got '$rounds'"
+[[ "$sweeps" =~ ^[1-9][0-9]*$ ]] || die "-sweeps: a positive integer, got '$sweeps'"
+[[ "$steps" =~ ^[1-9][0-9]*$ ]] || die "-steps: a positive integer, got '$steps'"
+[[ "$renumber" =~ ^[0-9]+(,[0-9]+)*$ ]] || die "-renumber: comma-separated integers >= 0, got '$renumber'"
 [[ "$orders" =~ ^(random|blocks:[1-9][0-9]*)(,(random|blocks:[1-9][0-9]*))*$ ]] ||
   die "-orders: comma-separated random or blocks:B, got '$orders'"
 bench="$build/benchmarks/bench_parallel_step"
@@ -41,6 +52,7 @@ bench="$build/benchmarks/bench_parallel_step"
 alert=$(pile_alert "$particles") || die "-particles: not a snapshot with body radii"
 IFS=, read -r -a tile_list <<<"$tiles"
 IFS=, read -r -a order_list <<<"$orders"
+IFS=, read -r -a renumber_list <<<"$renumber"
 echo "order_speed.sh: load average $(cut -d' ' -f1-3 /proc/loadavg)"
 for round in $(seq 1 "$rounds"); do
   for tile in "${tile_list[@]}"; do
@@ -49,9 +61,12 @@ for round in $(seq 1 "$rounds"); do
     for ord in "${order_list[@]}"; do
       o=${ord%%:*} b=128
       [ "$o" = blocks ] && b=${ord#*:}
-      mpiexec -n 1 "$bench" -particles_file "$particles" -box "0,0,$((140 * tile)),129" "${topt[@]}" -dt 5e-3 \
-        -alert "$alert" -overlap_tol 0.2 -nlgs_min_it 200 -nlgs_max_it 200 -bench_steps 4 -nlgs_order "$o" \
-        -nlgs_block "$b" -bench_csv "$out" -bench_label "r${round}_t${tile}_${ord}" >/dev/null
+      for k in "${renumber_list[@]}"; do
+        mpiexec -n 1 "$bench" -particles_file "$particles" -box "0,0,$((140 * tile)),129" "${topt[@]}" -dt 5e-3 \
+          -alert "$alert" -overlap_tol 0.3 -nlgs_min_it "$sweeps" -nlgs_max_it "$sweeps" -bench_steps "$steps" \
+          -nlgs_order "$o" -nlgs_block "$b" -part_renumber_every "$k" -bench_csv "$out" \
+          -bench_label "r${round}_t${tile}_${ord}_n${k}" >/dev/null
+      done
     done
   done
 done
