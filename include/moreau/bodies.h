@@ -128,6 +128,10 @@ MOREAU_MUST_CHECK moreau_err moreau_bodies_push_record(moreau_bodies *b, int gho
 /* Keeps the owned bodies with keep[i] != 0, in their order, and drops all
  * ghosts. */
 MOREAU_MUST_CHECK moreau_err moreau_bodies_compact_owned(moreau_bodies *b, const char *keep);
+/* The owned bodies' lids in increasing gid order (n_owned entries, freed by
+ * the caller): what a file written in that order holds does not depend on
+ * the order the bodies are stored in. */
+MOREAU_MUST_CHECK moreau_err moreau_bodies_gid_order(const moreau_bodies *b, moreau_lid **order);
 
 /* Collective: global number of owned bodies, and the sum of their global ids
  * (to check that migration neither loses nor duplicates bodies). */

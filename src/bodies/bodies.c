@@ -97,6 +97,35 @@ moreau_err moreau_bodies_compact_owned(moreau_bodies *b, const char *keep)
   return MOREAU_SUCCESS;
 }
 
+typedef struct {
+  moreau_gid gid;
+  moreau_lid lid;
+} gid_lid;
+
+static int by_gid(const void *pa, const void *pb)
+{
+  const gid_lid *a = pa, *b = pb;
+  return (a->gid > b->gid) - (a->gid < b->gid);
+}
+
+moreau_err moreau_bodies_gid_order(const moreau_bodies *b, moreau_lid **order)
+{
+  gid_lid *pairs;
+  moreau_lid n = b->n_owned;
+  MOREAU_CALL(moreau_malloc((size_t)n * sizeof(*pairs), &pairs));
+  moreau_err err = moreau_malloc((size_t)n * sizeof(**order), order);
+  if (err == MOREAU_SUCCESS) {
+    for (moreau_lid i = 0; i < n; i++)
+      pairs[i] = (gid_lid){b->gid[i], i};
+    if (n > 1) qsort(pairs, (size_t)n, sizeof(*pairs), by_gid);
+    for (moreau_lid i = 0; i < n; i++)
+      (*order)[i] = pairs[i].lid;
+  }
+  moreau_free(&pairs);
+  MOREAU_CALL(err);
+  return MOREAU_SUCCESS;
+}
+
 moreau_err moreau_bodies_global_count(const moreau_bodies *b, int64_t *count, int64_t *gid_sum)
 {
   int64_t local[2] = {b->n_owned, 0}, global[2];

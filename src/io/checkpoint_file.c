@@ -52,18 +52,31 @@ moreau_err ckpt_rows(ckpt_file *f, const char *name, moreau_field_type type, int
 }
 
 moreau_err ckpt_fields(ckpt_file *f, const char *group, const moreau_field_table *t, void *obj, unsigned mask,
-                       int64_t n_global, int64_t offset, int64_t n_local, size_t first)
+                       int64_t n_global, int64_t offset, int64_t n_local, size_t first, const moreau_lid *order)
 {
+  char *gathered = NULL;
+  /* Agreed before the first collective write: a rank that failed alone
+   * would leave the others waiting in it. Every rank agrees, with an order
+   * or not (a rank without bodies has none). */
+  MOREAU_CALL(moreau_error_agree(f->comm, order ? moreau_malloc((size_t)n_local * io_widest_field(t, mask), &gathered)
+                                                : MOREAU_SUCCESS));
   for (int k = 0; k < t->n; k++) {
     const moreau_field *fd = &t->field[k];
     int ncomp = moreau_field_ncomp(t, fd);
     char name[256];
+    void *rows = n_local ? moreau_field_item(t, obj, fd, first) : NULL;
     if (!(fd->flags & mask) || ncomp == 0) continue;
     MOREAU_CHECK(snprintf(name, sizeof(name), "%s/%s", group, fd->name) < (int)sizeof(name), MOREAU_ERR_INTERNAL,
                  "dataset name %s/%s too long", group, fd->name);
-    MOREAU_CALL(ckpt_rows(f, name, fd->type, n_global, offset, n_local, ncomp == 1 ? 0 : ncomp,
-                          n_local ? moreau_field_item(t, obj, fd, first) : NULL));
+    if (order && n_local) {
+      io_gather_field(t, obj, fd, order, n_local, gathered);
+      rows = gathered;
+    }
+    moreau_err err = ckpt_rows(f, name, fd->type, n_global, offset, n_local, ncomp == 1 ? 0 : ncomp, rows);
+    if (err != MOREAU_SUCCESS) moreau_free(&gathered);
+    MOREAU_CALL(err);
   }
+  moreau_free(&gathered);
   return MOREAU_SUCCESS;
 }
 

@@ -18,10 +18,11 @@ typedef struct {
 MOREAU_MUST_CHECK moreau_err ckpt_rows(ckpt_file *f, const char *name, moreau_field_type type, int64_t n_global,
                                        int64_t offset, int64_t n_local, int ncols, void *data);
 /* Collective. The same for every field of t with a flag in mask, as the
- * datasets <group>/<field>; items [first, first + n_local) of obj. */
+ * datasets <group>/<field>; items [first, first + n_local) of obj, or, when
+ * writing with an order, items order[0 .. n_local) of obj in that order. */
 MOREAU_MUST_CHECK moreau_err ckpt_fields(ckpt_file *f, const char *group, const moreau_field_table *t, void *obj,
-                                         unsigned mask, int64_t n_global, int64_t offset, int64_t n_local,
-                                         size_t first);
+                                         unsigned mask, int64_t n_global, int64_t offset, int64_t n_local, size_t first,
+                                         const moreau_lid *order);
 /* Collective. A dataset every rank holds whole (walls, the partition map,
  * the header): rank 0 writes it; every rank reads it; it counts once in the
  * checksum. */

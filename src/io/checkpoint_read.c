@@ -38,7 +38,8 @@ static moreau_err read_bodies(ckpt_file *f, const ckpt_ranks *r, int64_t n_globa
   MOREAU_CHECK(i0 + n <= INT32_MAX, MOREAU_ERR_INPUT, "%s: too many bodies for one rank", f->path);
   b->n_ghost = 0;
   MOREAU_CALL(moreau_bodies_reserve(b, (moreau_lid)(i0 + n)));
-  MOREAU_CALL(ckpt_fields(f, "/bodies", &moreau_body_fields, b, MOREAU_FIELD_CHECKPOINT, n_global, off, n, (size_t)i0));
+  MOREAU_CALL(
+      ckpt_fields(f, "/bodies", &moreau_body_fields, b, MOREAU_FIELD_CHECKPOINT, n_global, off, n, (size_t)i0, NULL));
   b->n_owned = (moreau_lid)(i0 + n);
   return MOREAU_SUCCESS;
 }
@@ -51,8 +52,8 @@ static moreau_err read_history(ckpt_file *f, const ckpt_ranks *r, int64_t n_glob
   MOREAU_CALL(check_rows(f, "/history/gid_a", n_global));
   MOREAU_CHECK(i0 + n <= INT32_MAX, MOREAU_ERR_INPUT, "%s: too many contacts for one rank", f->path);
   MOREAU_CALL(moreau_contacts_reserve(c, (moreau_lid)(i0 + n)));
-  MOREAU_CALL(
-      ckpt_fields(f, "/history", moreau_contacts_fields(c), c, MOREAU_FIELD_CHECKPOINT, n_global, off, n, (size_t)i0));
+  MOREAU_CALL(ckpt_fields(f, "/history", moreau_contacts_fields(c), c, MOREAU_FIELD_CHECKPOINT, n_global, off, n,
+                          (size_t)i0, NULL));
   /* Local indices and geometry come from the next detection. */
   for (moreau_lid i = i0; i < i0 + n; i++)
     c->a[i] = c->b[i] = -1;

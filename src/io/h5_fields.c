@@ -26,21 +26,54 @@ static int field_columns(const moreau_field_table *t, const moreau_field *f)
   return ncomp == 1 ? 0 : ncomp;
 }
 
+size_t io_widest_field(const moreau_field_table *t, unsigned mask)
+{
+  size_t widest = 0;
+  for (int k = 0; k < t->n; k++)
+    if ((t->field[k].flags & mask) && moreau_field_bytes(t, &t->field[k]) > widest)
+      widest = moreau_field_bytes(t, &t->field[k]);
+  return widest;
+}
+
+void io_gather_field(const moreau_field_table *t, const void *obj, const moreau_field *f, const moreau_lid *order,
+                     int64_t n, void *out)
+{
+  size_t bytes = moreau_field_bytes(t, f);
+  for (int64_t i = 0; i < n; i++)
+    memcpy((char *)out + (size_t)i * bytes, moreau_field_item(t, obj, f, (size_t)order[i]), bytes);
+}
+
 moreau_err io_h5_write_fields(MPI_Comm comm, hid_t file, const char *group, const moreau_field_table *t,
                               const void *obj, unsigned mask, int64_t n_global, int64_t offset, int64_t n_local,
-                              const char *path)
+                              const moreau_lid *order, const char *path)
 {
-  for (int k = 0; k < t->n; k++) {
+  char *gathered = NULL;
+  moreau_err err = MOREAU_SUCCESS;
+  /* Agreed before the first collective write: a rank that failed alone
+   * would leave the others waiting in it. Every rank agrees, with an order
+   * or not (a rank without bodies has none). */
+  MOREAU_CALL(moreau_error_agree(comm, order ? moreau_malloc((size_t)n_local * io_widest_field(t, mask), &gathered)
+                                             : MOREAU_SUCCESS));
+  for (int k = 0; k < t->n && !err; k++) {
     const moreau_field *f = &t->field[k];
     char name[256];
     hid_t file_type, mem_type;
+    const void *rows = n_local ? *moreau_field_slot(obj, f) : NULL;
     if (!(f->flags & mask) || moreau_field_ncomp(t, f) == 0) continue;
-    MOREAU_CHECK(snprintf(name, sizeof(name), "%s/%s", group, f->name) < (int)sizeof(name), MOREAU_ERR_INTERNAL,
-                 "dataset name %s/%s too long", group, f->name);
+    if (snprintf(name, sizeof(name), "%s/%s", group, f->name) >= (int)sizeof(name)) {
+      moreau_free(&gathered);
+      MOREAU_FAIL(MOREAU_ERR_INTERNAL, "dataset name %s/%s too long", group, f->name);
+    }
+    if (order && n_local) {
+      io_gather_field(t, obj, f, order, n_local, gathered);
+      rows = gathered;
+    }
     io_field_types(f->type, &file_type, &mem_type);
-    MOREAU_CALL(io_h5_write_rows(comm, file, name, file_type, mem_type, n_global, offset, n_local, field_columns(t, f),
-                                 n_local ? *moreau_field_slot(obj, f) : NULL, path));
+    err = io_h5_write_rows(comm, file, name, file_type, mem_type, n_global, offset, n_local, field_columns(t, f), rows,
+                           path);
   }
+  moreau_free(&gathered);
+  MOREAU_CALL(err);
   return MOREAU_SUCCESS;
 }
 

@@ -68,15 +68,22 @@ MOREAU_MUST_CHECK moreau_err io_h5_make_group(MPI_Comm comm, hid_t file, const c
 MOREAU_MUST_CHECK moreau_err io_h5_dataset_rows(hid_t loc, const char *name, int64_t *rows, const char *path);
 /* The HDF5 file and memory types of a field's elements. */
 void io_field_types(moreau_field_type type, hid_t *file_type, hid_t *mem_type);
+/* The widest field of t with a flag in mask, in bytes per item. */
+size_t io_widest_field(const moreau_field_table *t, unsigned mask);
+/* Copies items order[0 .. n) of field f of obj, in that order, to out. */
+void io_gather_field(const moreau_field_table *t, const void *obj, const moreau_field *f, const moreau_lid *order,
+                     int64_t n, void *out);
 /* Collective. The fields of table t with a flag in mask, each as the dataset
  * <group>/<field name> (one column per component; one-dimensional for a
  * single component). Writing takes this rank's rows from items [0,
- * n_local) of obj; reading puts them at items [first, first + n_local),
- * which must be allocated, after checking each dataset's shape; there the
- * fields outside mask are zeroed. */
+ * n_local) of obj, or items order[0 .. n_local) in that order when order
+ * is given; reading puts them at items [first, first + n_local), which
+ * must be allocated, after checking each dataset's shape; there the fields
+ * outside mask are zeroed. */
 MOREAU_MUST_CHECK moreau_err io_h5_write_fields(MPI_Comm comm, hid_t file, const char *group,
                                                 const moreau_field_table *t, const void *obj, unsigned mask,
-                                                int64_t n_global, int64_t offset, int64_t n_local, const char *path);
+                                                int64_t n_global, int64_t offset, int64_t n_local,
+                                                const moreau_lid *order, const char *path);
 MOREAU_MUST_CHECK moreau_err io_h5_read_fields(MPI_Comm comm, hid_t file, const char *group,
                                                const moreau_field_table *t, void *obj, unsigned mask, int64_t n_global,
                                                int64_t offset, int64_t n_local, size_t first, const char *path);

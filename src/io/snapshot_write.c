@@ -24,6 +24,9 @@ typedef struct {
   const moreau_contacts *c;    /* may be NULL */
   const moreau_walls *w;       /* may be NULL */
   const moreau_shapes *shapes; /* may be NULL: no /contactors */
+  /* The owned bodies in gid order, the order of their rows (and of their
+   * contactors'): the file does not depend on how the bodies are stored. */
+  moreau_lid *by_gid;
 } snapshot_src;
 
 static moreau_lid local_contacts(const snapshot_src *s) { return s->c ? s->c->n : 0; }
@@ -99,8 +102,8 @@ static moreau_err write_bodies(hid_t file, const snapshot_src *s, const snapshot
   const moreau_bodies *b = s->b;
   int64_t n = b->n_owned, N = r->n_bodies, off = r->body_off;
   MOREAU_CALL(io_h5_make_group(s->rs->comm, file, "/bodies", path));
-  MOREAU_CALL(
-      io_h5_write_fields(s->rs->comm, file, "/bodies", &moreau_body_fields, b, MOREAU_FIELD_SNAPSHOT, N, off, n, path));
+  MOREAU_CALL(io_h5_write_fields(s->rs->comm, file, "/bodies", &moreau_body_fields, b, MOREAU_FIELD_SNAPSHOT, N, off, n,
+                                 s->by_gid, path));
   MOREAU_CALL(write_vertex_list(s, file, "/bodies/connectivity", N, off, n, path));
   return MOREAU_SUCCESS;
 }
@@ -133,7 +136,8 @@ static moreau_err build_contactor_rows(const snapshot_src *s, int64_t n, contact
   const moreau_bodies *b = s->b;
   int64_t row = 0;
   MOREAU_CALL(moreau_fields_resize(&contactor_table, cr, (size_t)n));
-  for (moreau_lid i = 0; i < b->n_owned; i++) {
+  for (moreau_lid j = 0; j < b->n_owned; j++) {
+    moreau_lid i = s->by_gid[j];
     int32_t shape = b->shape[i];
     for (moreau_lid k = 0; k < body_contactors(s, i); k++, row++) {
       if (shape == 0) {
@@ -162,7 +166,7 @@ static moreau_err write_contactors(hid_t file, const snapshot_src *s, const snap
   if (!err) err = io_h5_make_group(s->rs->comm, file, "/contactors", path);
   if (!err)
     err = io_h5_write_fields(s->rs->comm, file, "/contactors", &contactor_table, &cr, MOREAU_FIELD_SNAPSHOT, N, off, n,
-                             path);
+                             NULL, path);
   free_contactor_rows(&cr);
   MOREAU_CALL(err);
   MOREAU_CALL(write_vertex_list(s, file, "/contactors/connectivity", N, off, n, path));
@@ -229,7 +233,7 @@ static moreau_err write_contact_rows(hid_t file, const snapshot_src *s, const sn
   MOREAU_CHECK(schema, MOREAU_ERR_MEMORY, "%s: out of memory", path);
   MOREAU_CALL(io_h5_make_group(s->rs->comm, file, "/contacts", path));
   err = io_h5_write_fields(s->rs->comm, file, "/contacts", schema, s->c ? (const void *)s->c : empty,
-                           MOREAU_FIELD_SNAPSHOT, N, off, n, path);
+                           MOREAU_FIELD_SNAPSHOT, N, off, n, NULL, path);
   MOREAU_CALL(moreau_contacts_destroy(&empty));
   MOREAU_CALL(err);
   MOREAU_CALL(
@@ -394,10 +398,12 @@ moreau_err moreau_snapshot_write(const moreau_run_state *rs, const moreau_bodies
                                  const moreau_walls *w, const moreau_shapes *shapes, const char *dir)
 {
   moreau_err err;
-  snapshot_src s = {rs, 0, b, c, w, shapes};
+  snapshot_src s = {rs, 0, b, c, w, shapes, NULL};
   MOREAU_MPI_CALL(MPI_Comm_rank(rs->comm, &s.rank));
   moreau_log_begin(MOREAU_EV_IO_WRITE);
-  err = snapshot_write(&s, dir);
+  err = moreau_error_agree(rs->comm, moreau_bodies_gid_order(b, &s.by_gid));
+  if (!err) err = snapshot_write(&s, dir);
+  moreau_free(&s.by_gid);
   moreau_log_end(MOREAU_EV_IO_WRITE);
   MOREAU_CALL(err);
   return MOREAU_SUCCESS;
