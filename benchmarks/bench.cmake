@@ -30,6 +30,12 @@ if(MOREAU_BUILD_BENCHMARKS)
   endif()
 endif()
 
+# The memory bandwidth a random-order sweep is bound by (issue 14).
+if(MOREAU_BUILD_BENCHMARKS)
+  add_executable(bench_memory ${CMAKE_CURRENT_LIST_DIR}/bench_memory.c)
+  target_compile_options(bench_memory PRIVATE ${MOREAU_WARNINGS})
+endif()
+
 # Checkpoint write/read cost against body and rank count (issue 8).
 if(MOREAU_BUILD_BENCHMARKS)
   add_executable(bench_checkpoint ${CMAKE_CURRENT_LIST_DIR}/bench_checkpoint.c)

@@ -2,15 +2,18 @@
 # Contact updates per second of the sweep orders on one rank (issue 14, item 1):
 #
 #   order_speed.sh -particles FILE -out CSV [-tiles 1,10] [-orders random,blocks:32,...] [-renumber 100]
-#                  [-sweeps 200] [-steps 4] [-rounds 2] [-build DIR]
+#                  [-sweeps 200] [-steps 4] [-rounds 2] [-build DIR[,DIR...]]
 #
 # The settled pile of FILE (the 10^4-disk pile of RESULTS.md, box 0,0,140,129)
 # tiled T times along x, S steps of exactly N sweeps, for every order
 # (random, or blocks:B for -nlgs_order blocks -nlgs_block B) and every
 # -part_renumber_every of the -renumber list (0: bodies in input order,
-# else along the Morton curve from the start), in rounds so that the
-# variants are measured side by side; one CSV row per step
-# (bench_parallel_step columns, label r<round>_t<T>_<order>_n<renumber>).
+# else along the Morton curve from the start; none: the option not given,
+# for builds older than it) and every build directory of -build (A/B of
+# builds), in rounds so that the variants are measured side by side; one
+# CSV row per step (bench_parallel_step columns, label
+# r<round>_t<T>_<order>_n<renumber>, prefixed with the build directory's
+# name when there are several).
 # Updates per second = contacts x iterations / solve_seconds, summed over a
 # run's steps.
 set -euo pipefail
@@ -44,11 +47,13 @@ done
 [[ "$rounds" =~ ^[1-9][0-9]*$ ]] || die "-rounds: a positive integer, got '$rounds'"
 [[ "$sweeps" =~ ^[1-9][0-9]*$ ]] || die "-sweeps: a positive integer, got '$sweeps'"
 [[ "$steps" =~ ^[1-9][0-9]*$ ]] || die "-steps: a positive integer, got '$steps'"
-[[ "$renumber" =~ ^[0-9]+(,[0-9]+)*$ ]] || die "-renumber: comma-separated integers >= 0, got '$renumber'"
+[[ "$renumber" =~ ^(none|[0-9]+)(,(none|[0-9]+))*$ ]] || die "-renumber: comma-separated integers >= 0 or none, got '$renumber'"
 [[ "$orders" =~ ^(random|blocks:[1-9][0-9]*)(,(random|blocks:[1-9][0-9]*))*$ ]] ||
   die "-orders: comma-separated random or blocks:B, got '$orders'"
-bench="$build/benchmarks/bench_parallel_step"
-[ -x "$bench" ] || die "$bench not found"
+IFS=, read -r -a build_list <<<"$build"
+for b in "${build_list[@]}"; do
+  [ -x "$b/benchmarks/bench_parallel_step" ] || die "$b/benchmarks/bench_parallel_step not found"
+done
 alert=$(pile_alert "$particles") || die "-particles: not a snapshot with body radii"
 IFS=, read -r -a tile_list <<<"$tiles"
 IFS=, read -r -a order_list <<<"$orders"
@@ -62,10 +67,16 @@ for round in $(seq 1 "$rounds"); do
       o=${ord%%:*} b=128
       [ "$o" = blocks ] && b=${ord#*:}
       for k in "${renumber_list[@]}"; do
-        mpiexec -n 1 "$bench" -particles_file "$particles" -box "0,0,$((140 * tile)),129" "${topt[@]}" -dt 5e-3 \
-          -alert "$alert" -overlap_tol 0.3 -nlgs_min_it "$sweeps" -nlgs_max_it "$sweeps" -bench_steps "$steps" \
-          -nlgs_order "$o" -nlgs_block "$b" -part_renumber_every "$k" -bench_csv "$out" \
-          -bench_label "r${round}_t${tile}_${ord}_n${k}" >/dev/null
+        kopt=(-part_renumber_every "$k")
+        [ "$k" = none ] && kopt=()
+        for bdir in "${build_list[@]}"; do
+          prefix=""
+          [ ${#build_list[@]} -gt 1 ] && prefix="$(basename "$bdir")_"
+          mpiexec -n 1 "$bdir/benchmarks/bench_parallel_step" -particles_file "$particles" \
+            -box "0,0,$((140 * tile)),129" "${topt[@]}" -dt 5e-3 -alert "$alert" -overlap_tol 0.3 \
+            -nlgs_min_it "$sweeps" -nlgs_max_it "$sweeps" -bench_steps "$steps" -nlgs_order "$o" -nlgs_block "$b" \
+            "${kopt[@]}" -bench_csv "$out" -bench_label "${prefix}r${round}_t${tile}_${ord}_n${k}" >/dev/null
+        done
       done
     done
   done
