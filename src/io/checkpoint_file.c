@@ -64,8 +64,9 @@ moreau_err ckpt_fields(ckpt_file *f, const char *group, const moreau_field_table
     const moreau_field *fd = &t->field[k];
     int ncomp = moreau_field_ncomp(t, fd);
     char name[256];
-    void *rows = n_local ? moreau_field_item(t, obj, fd, first) : NULL;
+    void *rows;
     if (!(fd->flags & mask) || ncomp == 0) continue;
+    rows = n_local ? moreau_field_item(t, obj, fd, first) : NULL;
     MOREAU_CHECK(snprintf(name, sizeof(name), "%s/%s", group, fd->name) < (int)sizeof(name), MOREAU_ERR_INTERNAL,
                  "dataset name %s/%s too long", group, fd->name);
     if (order && n_local) {

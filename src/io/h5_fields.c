@@ -58,8 +58,9 @@ moreau_err io_h5_write_fields(MPI_Comm comm, hid_t file, const char *group, cons
     const moreau_field *f = &t->field[k];
     char name[256];
     hid_t file_type, mem_type;
-    const void *rows = n_local ? *moreau_field_slot(obj, f) : NULL;
+    const void *rows;
     if (!(f->flags & mask) || moreau_field_ncomp(t, f) == 0) continue;
+    rows = n_local ? *moreau_field_slot(obj, f) : NULL;
     if (snprintf(name, sizeof(name), "%s/%s", group, f->name) >= (int)sizeof(name)) {
       moreau_free(&gathered);
       MOREAU_FAIL(MOREAU_ERR_INTERNAL, "dataset name %s/%s too long", group, f->name);

@@ -108,7 +108,7 @@ START_TEST(test_renumber_off)
   PT_TRY(part_test_make_bodies(&s, PT_ON_ROOT, &b));
   n0 = b->n_owned;
   before = malloc((size_t)n0 * sizeof(*before) + 1);
-  memcpy(before, b->gid, (size_t)n0 * sizeof(*before));
+  if (n0 > 0) memcpy(before, b->gid, (size_t)n0 * sizeof(*before));
   PT_TRY(moreau_part_create(MPI_COMM_WORLD, &part));
   moreau_part_set_renumber_every(part, 0);
   PT_TRY(moreau_part_setup(part, b, NULL, 1.0));
