@@ -44,7 +44,7 @@ moreau_err moreau_part_setup(moreau_part *part, moreau_bodies *b, moreau_contact
   MOREAU_MPI_CALL(MPI_Allreduce(&orphans, &global_orphans, 1, MPI_INT64_T, MPI_SUM, part->comm));
   MOREAU_CALL(redistribute(part, b, history, hist_lid, global_orphans));
   moreau_free(&hist_lid);
-  if (part->renumber_every > 0) MOREAU_CALL(part_renumber(part, b));
+  if (part->renumber_every > 0) MOREAU_CALL(moreau_error_agree(part->comm, part_renumber(part, b)));
   part->ready = 1;
   return MOREAU_SUCCESS;
 }
@@ -71,7 +71,7 @@ moreau_err moreau_part_update(moreau_part *part, moreau_bodies *b, moreau_contac
     MOREAU_CALL(part_partition(part, b, history));
     MOREAU_CALL(part_relabel(part, b));
     MOREAU_CALL(redistribute(part, b, history, hist_lid, sum[1]));
-    if (part->renumber_every > 0) MOREAU_CALL(part_renumber(part, b));
+    if (part->renumber_every > 0) MOREAU_CALL(moreau_error_agree(part->comm, part_renumber(part, b)));
     moreau_log_end(MOREAU_EV_REPARTITION);
     part->stats.repartitions++;
     part->stats.repartition_seconds += MPI_Wtime() - t0;
@@ -80,7 +80,8 @@ moreau_err moreau_part_update(moreau_part *part, moreau_bodies *b, moreau_contac
     MOREAU_CALL(redistribute(part, b, history, hist_lid, sum[1]));
     /* Bodies drift away from their neighbours in memory as they move, and
      * migrants arrive at the end. */
-    if (part->renumber_every > 0 && part->updates % part->renumber_every == 0) MOREAU_CALL(part_renumber(part, b));
+    if (part->renumber_every > 0 && part->updates % part->renumber_every == 0)
+      MOREAU_CALL(moreau_error_agree(part->comm, part_renumber(part, b)));
   }
   moreau_free(&hist_lid);
   return MOREAU_SUCCESS;

@@ -11,8 +11,8 @@ int part_history_record(const moreau_contacts *history)
 
 void part_pack_history(const void *history, moreau_lid i, double *rec) { moreau_contacts_pack(history, i, rec); }
 
-/* Sorting is skipped when nothing arrived and the order held already, the
- * common case of an update where no body changes rank. */
+/* The history's sort is skipped when nothing arrived and the order held
+ * already, the common case of an update where no body changes rank. */
 static int history_sorted(const moreau_contacts *c)
 {
   for (moreau_lid i = 1; i < c->n; i++) {

@@ -152,7 +152,8 @@ MOREAU_MUST_CHECK moreau_err part_partition(moreau_part *part, const moreau_bodi
 /* Stores the owned bodies along a Morton curve through their centres over
  * the cube on the grid's corner with its longest edge (ties, and bodies sharing a point, by gid), so that the
  * bodies near each other in space are near each other in memory. Drops the
- * ghosts. Not collective; no result depends on the order. */
+ * ghosts. Not collective (callers agree on its error); no result depends on
+ * the order. */
 MOREAU_MUST_CHECK moreau_err part_renumber(moreau_part *part, moreau_bodies *b);
 
 /* relabel.c */
