@@ -37,11 +37,17 @@ typedef struct {
   double *force;   /* (f_n, f_t, f_s) */
   int state_width;
   double *state;             /* state_width per contact */
+  int history_only;          /* a history list: only the key, force and state arrays exist */
   moreau_field_table schema; /* the contact schema at this state width */
 } moreau_contacts;
 
 /* state_width >= 0: doubles of law state per contact (moreau_law_state_width). */
 MOREAU_MUST_CHECK moreau_err moreau_contacts_create(int state_width, moreau_contacts **c);
+/* A history list: only the arrays of the history (gid_a, gid_b, point,
+ * force, state) exist, the others stay NULL, so the previous step's contacts
+ * cost 44 bytes each (plus the state) instead of over 200. It takes records
+ * (push_record), warm starts others and migrates; it is never pushed to. */
+MOREAU_MUST_CHECK moreau_err moreau_contacts_create_history(int state_width, moreau_contacts **c);
 MOREAU_MUST_CHECK moreau_err moreau_contacts_destroy(moreau_contacts **c);
 MOREAU_MUST_CHECK moreau_err moreau_contacts_reserve(moreau_contacts *c, moreau_lid capacity);
 void moreau_contacts_clear(moreau_contacts *c);
@@ -73,8 +79,9 @@ void moreau_contacts_compact(moreau_contacts *c, const char *keep);
 size_t moreau_contacts_record_doubles(const moreau_contacts *c);
 void moreau_contacts_pack(const moreau_contacts *c, moreau_lid i, double *rec);
 MOREAU_MUST_CHECK moreau_err moreau_contacts_push_record(moreau_contacts *c, const double *rec);
-/* Swaps the contents of two lists (to keep the previous step's forces). */
-void moreau_contacts_swap(moreau_contacts *c1, moreau_contacts *c2);
+/* history (a history list of c's state width) becomes a copy of c's
+ * history: its key, force and state, in c's order. */
+MOREAU_MUST_CHECK moreau_err moreau_contacts_copy_history(moreau_contacts *history, const moreau_contacts *c);
 
 #pragma GCC visibility pop
 

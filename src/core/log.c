@@ -8,8 +8,9 @@ static int registered;
 void moreau_log_register(void)
 {
   static const char *names[MOREAU_EV_COUNT] = {
-      "MoreauStep",      "MoreauDetect",      "MoreauNlgsSweep", "MoreauNlgsConv", "MoreauExchange", "MoreauMigrate",
-      "MoreauPartition", "MoreauRepartition", "MoreauIORead",    "MoreauIOWrite",  "MoreauAnalysis"};
+      "MoreauStep",     "MoreauDetect",    "MoreauNlgsSweep",   "MoreauNlgsConv", "MoreauExchange",
+      "MoreauMigrate",  "MoreauPartition", "MoreauRepartition", "MoreauIORead",   "MoreauIOWrite",
+      "MoreauAnalysis", "MoreauWarmStart", "MoreauFreeVel",     "MoreauNlgsRows"};
   PetscClassId classid;
   PetscBool init = PETSC_FALSE;
   if (registered || PetscInitialized(&init) || !init) return;

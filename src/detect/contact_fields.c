@@ -11,11 +11,15 @@
   }
 
 /* The contact schema: one entry per array of moreau_contacts (ncomp 0: the
- * law state's width). The name is the dataset under /contacts in files. */
+ * law state's width). The name is the dataset under /contacts in files. The
+ * history comes first: a history list's schema is its first N_HISTORY
+ * entries. */
 static const moreau_field contact_fields[] = {
     FIELD("gid_a", I64, 1, HISTORY | MOREAU_FIELD_SNAPSHOT, gid_a),
     FIELD("gid_b", I64, 1, HISTORY | MOREAU_FIELD_SNAPSHOT, gid_b),
     FIELD("point", I32, 1, HISTORY, point),
+    FIELD("force", F64, 3, HISTORY | MOREAU_FIELD_SNAPSHOT, force),
+    FIELD("state", F64, 0, HISTORY, state),
     FIELD("a", I32, 1, 0, a),
     FIELD("b", I32, 1, 0, b),
     FIELD("normal", F64, 3, MOREAU_FIELD_SNAPSHOT, normal),
@@ -26,15 +30,15 @@ static const moreau_field contact_fields[] = {
     FIELD("gap", F64, 1, 0, gap),
     FIELD("radii", F64, 2, 0, radii),
     FIELD("vshift", F64, 3, 0, vshift),
-    FIELD("force", F64, 3, HISTORY | MOREAU_FIELD_SNAPSHOT, force),
-    FIELD("state", F64, 0, HISTORY, state),
 };
+enum { N_HISTORY = 5 };
 
 const moreau_field_table *moreau_contacts_fields(const moreau_contacts *c) { return &c->schema; }
 
-void contacts_init_schema(moreau_contacts *c)
+void contacts_init_schema(moreau_contacts *c, int history_only)
 {
   c->schema.field = contact_fields;
-  c->schema.n = (int)(sizeof(contact_fields) / sizeof(contact_fields[0]));
+  c->schema.n = history_only ? N_HISTORY : (int)(sizeof(contact_fields) / sizeof(contact_fields[0]));
   c->schema.var_width = c->state_width;
+  c->history_only = history_only;
 }

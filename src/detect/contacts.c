@@ -3,14 +3,18 @@
 
 #include "contacts_private.h"
 
-moreau_err moreau_contacts_create(int state_width, moreau_contacts **c)
+static moreau_err create(int state_width, int history_only, moreau_contacts **c)
 {
   MOREAU_CHECK(state_width >= 0, MOREAU_ERR_INTERNAL, "contact state width must be >= 0, got %d", state_width);
   MOREAU_CALL(moreau_calloc(1, sizeof(**c), c));
   (*c)->state_width = state_width;
-  contacts_init_schema(*c);
+  contacts_init_schema(*c, history_only);
   return MOREAU_SUCCESS;
 }
+
+moreau_err moreau_contacts_create(int state_width, moreau_contacts **c) { return create(state_width, 0, c); }
+
+moreau_err moreau_contacts_create_history(int state_width, moreau_contacts **c) { return create(state_width, 1, c); }
 
 moreau_err moreau_contacts_destroy(moreau_contacts **cp)
 {
@@ -36,6 +40,7 @@ moreau_err moreau_contacts_push(moreau_contacts *c, moreau_gid gid_a, moreau_gid
                                 moreau_lid b, moreau_lid *idx)
 {
   moreau_lid i = c->n;
+  MOREAU_ASSERT(!c->history_only);
   MOREAU_CALL(moreau_contacts_reserve(c, i + 1));
   c->gid_a[i] = gid_a;
   c->gid_b[i] = gid_b;
@@ -119,11 +124,20 @@ moreau_err moreau_contacts_sort(moreau_contacts *c)
   return MOREAU_SUCCESS;
 }
 
-void moreau_contacts_swap(moreau_contacts *c1, moreau_contacts *c2)
+moreau_err moreau_contacts_copy_history(moreau_contacts *history, const moreau_contacts *c)
 {
-  moreau_contacts t = *c1;
-  *c1 = *c2;
-  *c2 = t;
+  const moreau_field_table *t = &history->schema;
+  MOREAU_CHECK(history->history_only && history->state_width == c->state_width, MOREAU_ERR_INTERNAL,
+               "copy_history: the target must be a history list of state width %d", c->state_width);
+  history->n = 0;
+  MOREAU_CALL(moreau_contacts_reserve(history, c->n));
+  /* The history's fields are the first ones of every contact list's schema. */
+  for (int f = 0; f < t->n; f++) {
+    size_t bytes = (size_t)c->n * moreau_field_bytes(t, &t->field[f]);
+    if (bytes) memcpy(*moreau_field_slot(history, &t->field[f]), *moreau_field_slot(c, &t->field[f]), bytes);
+  }
+  history->n = c->n;
+  return MOREAU_SUCCESS;
 }
 
 void moreau_contacts_compact(moreau_contacts *c, const char *keep)
@@ -152,8 +166,9 @@ moreau_err moreau_contacts_push_record(moreau_contacts *c, const double *rec)
   moreau_lid i = c->n;
   MOREAU_CALL(moreau_contacts_reserve(c, i + 1));
   moreau_fields_unpack(&c->schema, c, MOREAU_FIELD_MIGRATE, (size_t)i, rec);
-  /* Local indices are rebuilt by the next detection; -1 says "not yet". */
-  c->a[i] = c->b[i] = -1;
+  /* Local indices are rebuilt by the next detection; -1 says "not yet" (a
+   * history list has none). */
+  if (!c->history_only) c->a[i] = c->b[i] = -1;
   c->n++;
   return MOREAU_SUCCESS;
 }

@@ -4,7 +4,7 @@
 #include "moreau/contacts.h"
 
 /* contact_fields.c: points c->schema at the contact schema with c's state
- * width. */
-void contacts_init_schema(moreau_contacts *c);
+ * width, or at its history part only. */
+void contacts_init_schema(moreau_contacts *c, int history_only);
 
 #endif

@@ -54,9 +54,9 @@ static moreau_err read_history(ckpt_file *f, const ckpt_ranks *r, int64_t n_glob
   MOREAU_CALL(moreau_contacts_reserve(c, (moreau_lid)(i0 + n)));
   MOREAU_CALL(ckpt_fields(f, "/history", moreau_contacts_fields(c), c, MOREAU_FIELD_CHECKPOINT, n_global, off, n,
                           (size_t)i0, NULL));
-  /* Local indices and geometry come from the next detection. */
-  for (moreau_lid i = i0; i < i0 + n; i++)
-    c->a[i] = c->b[i] = -1;
+  /* A history list: local indices and geometry come from the next
+   * detection. */
+  MOREAU_ASSERT(c->history_only);
   c->n = (moreau_lid)(i0 + n);
   return MOREAU_SUCCESS;
 }
@@ -252,7 +252,7 @@ static moreau_err verify(const char *path, MPI_Comm comm, int dim, int state_wid
   moreau_err err;
   memset(&ck, 0, sizeof(ck));
   MOREAU_CALL(moreau_bodies_create(comm, dim, &ck.bodies));
-  MOREAU_CALL(moreau_contacts_create(state_width, &ck.history));
+  MOREAU_CALL(moreau_contacts_create_history(state_width, &ck.history));
   MOREAU_CALL(moreau_walls_create(&ck.walls));
   err = moreau_checkpoint_read(path, comm, dim, &ck);
   if (!err && options) {

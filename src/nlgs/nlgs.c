@@ -365,8 +365,10 @@ moreau_err moreau_nlgs_solve(moreau_nlgs *s, const moreau_nlgs_problem *prob, mo
   if (!s->warm || s->law->explicit_forces) {
     if (c->n) memset(c->force, 0, 3 * (size_t)c->n * sizeof(double));
   }
+  moreau_log_begin(MOREAU_EV_NLGS_ROWS);
   MOREAU_CALL(setup_rows(s, prob, &nrows, &nglobal));
   n_edge = edge_first(s, prob, nrows);
+  moreau_log_end(MOREAU_EV_NLGS_ROWS);
   args.rows = s->rows;
   args.max_ratio = s->norm == MOREAU_NLGS_NORM_MAX;
   memset(res, 0, sizeof(*res));
@@ -431,8 +433,10 @@ moreau_err moreau_nlgs_solve(moreau_nlgs *s, const moreau_nlgs_problem *prob, mo
     moreau_log_end(MOREAU_EV_NLGS_CONVERGENCE);
   }
 
+  moreau_log_begin(MOREAU_EV_NLGS_ROWS);
   if (c->n) memset(c->force, 0, 3 * (size_t)c->n * sizeof(double));
   s->ops->store(s, nrows, prob->dt, c);
+  moreau_log_end(MOREAU_EV_NLGS_ROWS);
   res->seconds = MPI_Wtime() - t0;
   return MOREAU_SUCCESS;
 }

@@ -22,7 +22,7 @@ static moreau_err create_pieces(moreau_sim *sim)
   MOREAU_CALL(moreau_walls_create(&sim->walls));
   MOREAU_CALL(moreau_materials_create(1, &pair, 1.0, &sim->materials));
   MOREAU_CALL(moreau_contacts_create(width, &sim->contacts));
-  MOREAU_CALL(moreau_contacts_create(width, &sim->history));
+  MOREAU_CALL(moreau_contacts_create_history(width, &sim->history));
   MOREAU_CALL(moreau_detector_create(&sim->detector));
   MOREAU_CALL(moreau_nlgs_create(sim->comm, sim->dim, sim->law, &sim->nlgs));
   MOREAU_CALL(moreau_part_create(sim->comm, &sim->part));
@@ -62,7 +62,7 @@ moreau_err moreau_sim_set_law(moreau_sim *sim, const moreau_law *law)
   MOREAU_CALL(moreau_contacts_destroy(&sim->contacts));
   MOREAU_CALL(moreau_contacts_destroy(&sim->history));
   MOREAU_CALL(moreau_contacts_create(width, &sim->contacts));
-  MOREAU_CALL(moreau_contacts_create(width, &sim->history));
+  MOREAU_CALL(moreau_contacts_create_history(width, &sim->history));
   moreau_nlgs_set_law(sim->nlgs, law);
   sim->law = law;
   return MOREAU_SUCCESS;
@@ -312,18 +312,25 @@ moreau_err moreau_sim_step(moreau_sim *sim)
   double t0;
   moreau_nlgs_problem prob;
   moreau_log_begin(MOREAU_EV_STEP);
-  /* The last step's contacts become the warm-start history; this step's stay
-   * in sim->contacts afterwards, for output and statistics. */
-  if (!sim->history_in_place) moreau_contacts_swap(sim->contacts, sim->history);
+  /* The last step's contacts become the warm-start history (their key,
+   * force and state only); this step's stay in sim->contacts afterwards, for
+   * output and statistics. */
+  moreau_log_begin(MOREAU_EV_WARM_START);
+  if (!sim->history_in_place) MOREAU_CALL(moreau_contacts_copy_history(sim->history, sim->contacts));
+  moreau_log_end(MOREAU_EV_WARM_START);
   sim->history_in_place = 0;
   sim_rough_drive(sim);
   sim_drift(sim, 0.5 * sim->dt);
   t0 = MPI_Wtime();
   MOREAU_CALL(distribute_and_detect(sim));
+  moreau_log_begin(MOREAU_EV_WARM_START);
   MOREAU_CALL(moreau_contacts_warm_start(sim->contacts, sim->history, &sim->stats.warm_matched));
+  moreau_log_end(MOREAU_EV_WARM_START);
   sim->stats.detect_seconds = MPI_Wtime() - t0;
+  moreau_log_begin(MOREAU_EV_FREE_VELOCITY);
   MOREAU_CALL(sim_relative_velocities(sim));
   sim_free_velocities(sim);
+  moreau_log_end(MOREAU_EV_FREE_VELOCITY);
   prob.bodies = sim->bodies;
   prob.walls = sim->walls;
   prob.materials = sim->materials;

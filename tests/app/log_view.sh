@@ -1,11 +1,12 @@
 # -log_view prints PETSc's performance table with moreau's events, each
-# counted at least once: detection, NLGS sweeps, snapshot writing, and on
+# counted at least once: detection, NLGS sweeps, snapshot writing, the
+# per-step work around the solve (warm start, free velocities, records), and on
 # several ranks the interface exchange. "MPIEXEC NP" as in run.sh.
 exe=$1 work=$2 mpiexec=$3 np=${4:-1}
 # shellcheck source=tests/app/lib.sh
 . "$(dirname "$0")/lib.sh"
 enter_workdir
-events="MoreauStep MoreauDetect MoreauNlgsSweep MoreauIOWrite"
+events="MoreauStep MoreauDetect MoreauNlgsSweep MoreauIOWrite MoreauWarmStart MoreauFreeVel MoreauNlgsRows"
 if [ -n "$mpiexec" ]; then
   launch="$mpiexec -n $np --oversubscribe $exe"
   [ "$np" -gt 1 ] && events="$events MoreauExchange"

@@ -676,16 +676,83 @@ START_TEST(test_contacts_records)
     ck_assert_msg(d->gap[i] == 0.0, "record %d: gap %.17g, want 0", i, d->gap[i]);
   }
 
-  /* Swapping lists swaps their state widths and schemas with them. */
-  moreau_contacts_swap(w0, w3);
-  ck_assert_int_eq(w0->state_width, 3);
-  ck_assert_int_eq(moreau_contacts_fields(w0)->var_width, 3);
-  ck_assert_int_eq(w3->state_width, 0);
-  ck_assert_int_eq(moreau_contacts_fields(w3)->var_width, 0);
   ck_assert_int_eq(moreau_contacts_destroy(&w0), MOREAU_SUCCESS);
   ck_assert_int_eq(moreau_contacts_destroy(&w3), MOREAU_SUCCESS);
   ck_assert_int_eq(moreau_contacts_destroy(&c), MOREAU_SUCCESS);
   ck_assert_int_eq(moreau_contacts_destroy(&d), MOREAU_SUCCESS);
+}
+END_TEST
+
+START_TEST(test_contacts_history_list)
+{
+  key k[96];
+  int n = scrambled_keys(k, 96), n_migrate = 0;
+  double rec[16];
+  moreau_contacts *c, *h, *cur, *wide, *full;
+  const moreau_field_table *tc, *th;
+  moreau_lid matched = -1;
+  ck_assert_int_eq(moreau_contacts_create(SW, &c), MOREAU_SUCCESS);
+  ck_assert_int_eq(moreau_contacts_create_history(SW, &h), MOREAU_SUCCESS);
+  tc = moreau_contacts_fields(c);
+  th = moreau_contacts_fields(h);
+  /* The history schema is exactly the fields that migrate, and they lead
+   * the full schema (copy_history relies on it). */
+  for (int f = 0; f < tc->n; f++)
+    n_migrate += (tc->field[f].flags & MOREAU_FIELD_MIGRATE) != 0;
+  ck_assert_int_eq(th->n, n_migrate);
+  ck_assert_int_eq(th->var_width, SW);
+  for (int f = 0; f < tc->n; f++)
+    ck_assert_msg(((tc->field[f].flags & MOREAU_FIELD_MIGRATE) != 0) == (f < th->n), "field %s: history %d, at %d",
+                  tc->field[f].name, (tc->field[f].flags & MOREAU_FIELD_MIGRATE) != 0, f);
+  ck_assert_ptr_eq(th->field, tc->field);
+  ck_assert_uint_eq(moreau_contacts_record_doubles(h), moreau_contacts_record_doubles(c));
+
+  for (int i = 0; i < n; i++)
+    push_full(c, k[i]);
+  /* Twice: the second copy into a filled history replaces it. */
+  for (int round = 0; round < 2; round++)
+    ck_assert_int_eq(moreau_contacts_copy_history(h, c), MOREAU_SUCCESS);
+  ck_assert_int_eq(h->n, n);
+  /* Only the history's arrays were allocated. */
+  ck_assert_ptr_null(h->a);
+  ck_assert_ptr_null(h->b);
+  ck_assert_ptr_null(h->normal);
+  ck_assert_ptr_null(h->ca);
+  ck_assert_ptr_null(h->gap);
+  ck_assert_ptr_null(h->vshift);
+  for (moreau_lid i = 0; i < n; i++) {
+    ck_assert_msg(key_eq(key_at(h, i), k[i]), "history %d: key", i);
+    expect_history(h, i, 0, "copied history");
+    expect_full(c, i, "the copy's source");
+  }
+
+  /* It migrates (records in, sorted) and warm-starts a full list. */
+  moreau_contacts_pack(c, 0, rec);
+  ck_assert_int_eq(moreau_contacts_push_record(h, rec), MOREAU_SUCCESS);
+  ck_assert_int_eq(h->n, n + 1);
+  expect_history(h, n, 0, "a record pushed into a history list");
+  h->n = n;
+  ck_assert_int_eq(moreau_contacts_sort(h), MOREAU_SUCCESS);
+  ck_assert_int_eq(moreau_contacts_create(SW, &cur), MOREAU_SUCCESS);
+  for (int i = 0; i < n; i++)
+    ck_assert_int_eq(moreau_contacts_push(cur, h->gid_a[i], h->gid_b[i], h->point[i], 0, -1, NULL), MOREAU_SUCCESS);
+  ck_assert_int_eq(moreau_contacts_warm_start(cur, h, &matched), MOREAU_SUCCESS);
+  ck_assert_int_eq(matched, n);
+  for (moreau_lid i = 0; i < n; i++)
+    expect_history(cur, i, 0, "warm start from a history list");
+
+  /* A full list or a history of another width is not a target. */
+  ck_assert_int_eq(moreau_contacts_create(SW, &full), MOREAU_SUCCESS);
+  ck_assert_int_eq(moreau_contacts_create_history(SW + 1, &wide), MOREAU_SUCCESS);
+  ck_assert_int_ne(moreau_contacts_copy_history(full, c), MOREAU_SUCCESS);
+  moreau_error_clear();
+  ck_assert_int_ne(moreau_contacts_copy_history(wide, c), MOREAU_SUCCESS);
+  moreau_error_clear();
+  ck_assert_int_eq(moreau_contacts_destroy(&full), MOREAU_SUCCESS);
+  ck_assert_int_eq(moreau_contacts_destroy(&wide), MOREAU_SUCCESS);
+  ck_assert_int_eq(moreau_contacts_destroy(&cur), MOREAU_SUCCESS);
+  ck_assert_int_eq(moreau_contacts_destroy(&h), MOREAU_SUCCESS);
+  ck_assert_int_eq(moreau_contacts_destroy(&c), MOREAU_SUCCESS);
 }
 END_TEST
 
@@ -711,6 +778,7 @@ int main(int argc, char **argv)
   tcase_add_test(contacts, test_contacts_warm_start);
   tcase_add_test(contacts, test_contacts_compact);
   tcase_add_test(contacts, test_contacts_records);
+  tcase_add_test(contacts, test_contacts_history_list);
   suite_add_tcase(s, tables);
   suite_add_tcase(s, bodies);
   suite_add_tcase(s, contacts);
