@@ -25,10 +25,13 @@ MOREAU_MUST_CHECK moreau_err moreau_detector_destroy(moreau_detector **d);
  * its contactor pair, contacts.h: point):
  * owned body a with local body b of larger global id, and owned body a with
  * every wall, whose gap is below alert. Frames, contact vectors and gaps are
- * set; forces and law state are zero. The list is sorted by key. Separations
- * between bodies are taken through the domain's nearest image. */
+ * set; forces and law state are zero. The list is sorted by key: by_gid
+ * lists the owned bodies' lids in increasing gid order
+ * (moreau_part_owned_by_gid). Separations between bodies are taken through
+ * the domain's nearest image. */
 MOREAU_MUST_CHECK moreau_err moreau_detect(moreau_detector *d, const moreau_domain *domain, const moreau_bodies *b,
-                                           const moreau_walls *w, double alert, moreau_contacts *c);
+                                           const moreau_walls *w, double alert, const moreau_lid *by_gid,
+                                           moreau_contacts *c);
 
 #pragma GCC visibility pop
 

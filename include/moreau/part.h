@@ -106,6 +106,12 @@ MOREAU_MUST_CHECK moreau_err moreau_part_setup(moreau_part *part, moreau_bodies 
 MOREAU_MUST_CHECK moreau_err moreau_part_update(moreau_part *part, moreau_bodies *b, moreau_contacts *history,
                                                 moreau_lid n_contacts);
 
+/* Not collective. The owned bodies' lids in increasing gid order (n_owned
+ * entries, kept by the partition, not to be freed): valid until the owned
+ * set changes (the next update). */
+MOREAU_MUST_CHECK moreau_err moreau_part_owned_by_gid(moreau_part *part, const moreau_bodies *b,
+                                                      const moreau_lid **lids);
+
 /* Collective. Drops the ghosts and copies in every body owned by another
  * rank whose bounding box (centre +- (radius + cutoff)) overlaps a cell owned
  * here. Ghosts are ordered by owner rank, then gid. With cutoff >= largest

@@ -40,6 +40,37 @@ void moreau_fields_copy(const moreau_field_table *t, void *obj, size_t from, siz
   }
 }
 
+/* dst item i = src item perm[i], of `bytes` bytes each. The usual widths get
+ * a copy of constant size, which the compiler inlines: with a memcpy call per
+ * item, putting 2e5 contacts in key order took 4.6% of a step (perf, 10^5
+ * disks at 50 sweeps a step), against 2% with these. */
+static void gather(char *dst, const char *src, size_t n, const int32_t *perm, size_t bytes)
+{
+#define GATHER(width)                                                                                                  \
+  for (size_t i = 0; i < n; i++)                                                                                       \
+  memcpy(dst + i * (width), src + (size_t)perm[i] * (width), (width))
+  switch (bytes) {
+  case 4:
+    GATHER(4);
+    break;
+  case 8:
+    GATHER(8);
+    break;
+  case 16:
+    GATHER(16);
+    break;
+  case 24:
+    GATHER(24);
+    break;
+  case 32:
+    GATHER(32);
+    break;
+  default:
+    GATHER(bytes);
+  }
+#undef GATHER
+}
+
 moreau_err moreau_fields_permute(const moreau_field_table *t, void *obj, size_t n, const int32_t *perm)
 {
   size_t widest = 0;
@@ -57,8 +88,7 @@ moreau_err moreau_fields_permute(const moreau_field_table *t, void *obj, size_t 
     size_t bytes = moreau_field_bytes(t, fd);
     char *base = *moreau_field_slot(obj, fd);
     if (bytes == 0) continue;
-    for (size_t i = 0; i < n; i++)
-      memcpy(tmp + i * bytes, base + (size_t)perm[i] * bytes, bytes);
+    gather(tmp, base, n, perm, bytes);
     memcpy(base, tmp, n * bytes);
   }
   moreau_free(&tmp);

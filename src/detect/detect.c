@@ -6,10 +6,12 @@
 #include "moreau/log.h"
 
 struct moreau_detector {
-  moreau_lid ncell_cap, nbody_cap;
+  moreau_lid ncell_cap, nbody_cap, contact_cap;
   moreau_lid *cell_start; /* CSR over cells: bodies of cell k are order[cell_start[k] .. cell_start[k+1]) */
   moreau_lid *order;
   moreau_lid *body_cell;
+  moreau_lid *run_start; /* the contacts of owned body a are run_start[a] .. run_start[a+1] - 1 as found */
+  moreau_lid *key_perm;  /* the contacts as found, in key order */
 };
 
 moreau_err moreau_detector_create(moreau_detector **d)
@@ -25,6 +27,8 @@ moreau_err moreau_detector_destroy(moreau_detector **dp)
   moreau_free(&d->cell_start);
   moreau_free(&d->order);
   moreau_free(&d->body_cell);
+  moreau_free(&d->run_start);
+  moreau_free(&d->key_perm);
   moreau_free(dp);
   return MOREAU_SUCCESS;
 }
@@ -125,25 +129,25 @@ static moreau_err try_pair(moreau_contacts *c, int dim, const moreau_bodies *b, 
   return MOREAU_SUCCESS;
 }
 
-static moreau_err detect_walls(const moreau_bodies *b, const moreau_walls *w, double alert, moreau_contacts *c)
+/* Pushes the contacts of owned body a with the walls. */
+static moreau_err walls_of(const moreau_bodies *b, const moreau_walls *w, moreau_lid a, double alert,
+                           moreau_contacts *c)
 {
-  for (moreau_lid a = 0; a < b->n_owned; a++) {
-    const double *xa = &b->x[3 * a];
-    int na = moreau_bodies_n_contactors(b, a);
-    for (int iw = 0; iw < w->n; iw++) {
-      if (b->glued[a] == iw + 1) continue; /* a rough wall's grain lies on its wall */
-      const double *p = &w->point[3 * iw], *nw = &w->normal[3 * iw];
-      double dist = (xa[0] - p[0]) * nw[0] + (xa[1] - p[1]) * nw[1] + (xa[2] - p[2]) * nw[2];
-      if (dist - b->radius[a] >= alert) continue; /* the bounding ball is clear of the wall */
-      double n[3] = {-nw[0], -nw[1], -nw[2]};
-      for (int i = 0; i < na; i++) {
-        double ya[3], ra;
-        moreau_bodies_contactor(b, a, i, xa, ya, &ra);
-        double gap = (ya[0] - p[0]) * nw[0] + (ya[1] - p[1]) * nw[1] + (ya[2] - p[2]) * nw[2] - ra;
-        if (gap >= alert) continue;
-        contactor_pair cp = {xa, ya, NULL, ra, 0.0};
-        MOREAU_CALL(push_contact(c, b->dim, b, a, -(iw + 1), MOREAU_WALL_GID(iw), point_key(i, 0), &cp, n, gap, NULL));
-      }
+  const double *xa = &b->x[3 * a];
+  int na = moreau_bodies_n_contactors(b, a);
+  for (int iw = 0; iw < w->n; iw++) {
+    if (b->glued[a] == iw + 1) continue; /* a rough wall's grain lies on its wall */
+    const double *p = &w->point[3 * iw], *nw = &w->normal[3 * iw];
+    double dist = (xa[0] - p[0]) * nw[0] + (xa[1] - p[1]) * nw[1] + (xa[2] - p[2]) * nw[2];
+    if (dist - b->radius[a] >= alert) continue; /* the bounding ball is clear of the wall */
+    double n[3] = {-nw[0], -nw[1], -nw[2]};
+    for (int i = 0; i < na; i++) {
+      double ya[3], ra;
+      moreau_bodies_contactor(b, a, i, xa, ya, &ra);
+      double gap = (ya[0] - p[0]) * nw[0] + (ya[1] - p[1]) * nw[1] + (ya[2] - p[2]) * nw[2] - ra;
+      if (gap >= alert) continue;
+      contactor_pair cp = {xa, ya, NULL, ra, 0.0};
+      MOREAU_CALL(push_contact(c, b->dim, b, a, -(iw + 1), MOREAU_WALL_GID(iw), point_key(i, 0), &cp, n, gap, NULL));
     }
   }
   return MOREAU_SUCCESS;
@@ -234,30 +238,28 @@ static moreau_err bin_bodies(moreau_detector *d, const moreau_bodies *b, moreau_
 
 /* Bounded axes only: the partners of a are in the 3^dim cells around its
  * own, and separations are plain differences. */
-static moreau_err pairs_bounded(const moreau_detector *d, const moreau_bodies *b, const detect_grid *g, double alert,
-                                moreau_contacts *c)
+static moreau_err pairs_bounded(const moreau_detector *d, const moreau_bodies *b, const detect_grid *g, moreau_lid a,
+                                double alert, moreau_contacts *c)
 {
   const int *nc = g->nc;
-  for (moreau_lid a = 0; a < b->n_owned; a++) {
-    int ca[3] = {0, 0, 0}, cell = d->body_cell[a];
-    for (int k = 0; k < g->dim; k++) {
-      ca[k] = cell % nc[k];
-      cell /= nc[k];
-    }
-    int zlo = g->dim == 3 ? -1 : 0, zhi = g->dim == 3 ? 1 : 0;
-    for (int dz = zlo; dz <= zhi; dz++)
-      for (int dy = -1; dy <= 1; dy++)
-        for (int dx = -1; dx <= 1; dx++) {
-          int cx = ca[0] + dx, cy = ca[1] + dy, cz = ca[2] + dz;
-          if (cx < 0 || cx >= nc[0] || cy < 0 || cy >= nc[1] || cz < 0 || cz >= nc[2]) continue;
-          int nb = (cz * nc[1] + cy) * nc[0] + cx;
-          for (moreau_lid j = d->cell_start[nb]; j < d->cell_start[nb + 1]; j++) {
-            moreau_lid ib = d->order[j];
-            if (b->gid[ib] <= b->gid[a]) continue;
-            MOREAU_CALL(try_pair(c, g->dim, b, a, ib, &b->x[3 * ib], NULL, alert));
-          }
-        }
+  int ca[3] = {0, 0, 0}, cell = d->body_cell[a];
+  for (int k = 0; k < g->dim; k++) {
+    ca[k] = cell % nc[k];
+    cell /= nc[k];
   }
+  int zlo = g->dim == 3 ? -1 : 0, zhi = g->dim == 3 ? 1 : 0;
+  for (int dz = zlo; dz <= zhi; dz++)
+    for (int dy = -1; dy <= 1; dy++)
+      for (int dx = -1; dx <= 1; dx++) {
+        int cx = ca[0] + dx, cy = ca[1] + dy, cz = ca[2] + dz;
+        if (cx < 0 || cx >= nc[0] || cy < 0 || cy >= nc[1] || cz < 0 || cz >= nc[2]) continue;
+        int nb = (cz * nc[1] + cy) * nc[0] + cx;
+        for (moreau_lid j = d->cell_start[nb]; j < d->cell_start[nb + 1]; j++) {
+          moreau_lid ib = d->order[j];
+          if (b->gid[ib] <= b->gid[a]) continue;
+          MOREAU_CALL(try_pair(c, g->dim, b, a, ib, &b->x[3 * ib], NULL, alert));
+        }
+      }
   return MOREAU_SUCCESS;
 }
 
@@ -268,59 +270,99 @@ static moreau_err pairs_bounded(const moreau_detector *d, const moreau_bodies *b
  * gives one contact whatever the partition, with the geometry of that image
  * computed the same way on every rank. */
 static moreau_err pairs_through_images(const moreau_detector *d, const moreau_domain *domain, const moreau_bodies *b,
-                                       const detect_grid *g, double alert, moreau_contacts *c)
+                                       const detect_grid *g, moreau_lid a, double alert, moreau_contacts *c)
 {
   int mlo[3], mhi[3], m[3];
+  const double *xa = &b->x[3 * a];
   moreau_domain_image_range(domain, mlo, mhi);
-  for (moreau_lid a = 0; a < b->n_owned; a++) {
-    const double *xa = &b->x[3 * a];
-    for (m[2] = mlo[2]; m[2] <= mhi[2]; m[2]++)
-      for (m[1] = mlo[1]; m[1] <= mhi[1]; m[1]++)
-        for (m[0] = mlo[0]; m[0] <= mhi[0]; m[0]++) {
-          double shift[3], vshift[3];
-          int clo[3] = {0, 0, 0}, chi[3] = {0, 0, 0}, miss = 0;
-          moreau_domain_image(domain, m, shift, vshift);
-          /* b's image at xb + shift within h of xa: xb within h of xa - shift. */
-          for (int k = 0; k < g->dim && !miss; k++) {
-            double q = xa[k] - shift[k];
-            miss = q + g->h < g->lo[k] || q - g->h > g->hi[k];
-            clo[k] = grid_axis_cell(g, k, q - g->h);
-            chi[k] = grid_axis_cell(g, k, q + g->h);
-          }
-          if (miss) continue;
-          for (int cz = clo[2]; cz <= chi[2]; cz++)
-            for (int cy = clo[1]; cy <= chi[1]; cy++)
-              for (int cx = clo[0]; cx <= chi[0]; cx++) {
-                int nb = (cz * g->nc[1] + cy) * g->nc[0] + cx;
-                for (moreau_lid j = d->cell_start[nb]; j < d->cell_start[nb + 1]; j++) {
-                  moreau_lid ib = d->order[j];
-                  if (b->gid[ib] <= b->gid[a]) continue;
-                  const double *xb = &b->x[3 * ib];
-                  double image[3] = {xb[0] + shift[0], xb[1] + shift[1], xb[2] + shift[2]};
-                  MOREAU_CALL(try_pair(c, g->dim, b, a, ib, image, vshift, alert));
-                }
-              }
+  for (m[2] = mlo[2]; m[2] <= mhi[2]; m[2]++)
+    for (m[1] = mlo[1]; m[1] <= mhi[1]; m[1]++)
+      for (m[0] = mlo[0]; m[0] <= mhi[0]; m[0]++) {
+        double shift[3], vshift[3];
+        int clo[3] = {0, 0, 0}, chi[3] = {0, 0, 0}, miss = 0;
+        moreau_domain_image(domain, m, shift, vshift);
+        /* b's image at xb + shift within h of xa: xb within h of xa - shift. */
+        for (int k = 0; k < g->dim && !miss; k++) {
+          double q = xa[k] - shift[k];
+          miss = q + g->h < g->lo[k] || q - g->h > g->hi[k];
+          clo[k] = grid_axis_cell(g, k, q - g->h);
+          chi[k] = grid_axis_cell(g, k, q + g->h);
         }
+        if (miss) continue;
+        for (int cz = clo[2]; cz <= chi[2]; cz++)
+          for (int cy = clo[1]; cy <= chi[1]; cy++)
+            for (int cx = clo[0]; cx <= chi[0]; cx++) {
+              int nb = (cz * g->nc[1] + cy) * g->nc[0] + cx;
+              for (moreau_lid j = d->cell_start[nb]; j < d->cell_start[nb + 1]; j++) {
+                moreau_lid ib = d->order[j];
+                if (b->gid[ib] <= b->gid[a]) continue;
+                const double *xb = &b->x[3 * ib];
+                double image[3] = {xb[0] + shift[0], xb[1] + shift[1], xb[2] + shift[2]};
+                MOREAU_CALL(try_pair(c, g->dim, b, a, ib, image, vshift, alert));
+              }
+            }
+      }
+  return MOREAU_SUCCESS;
+}
+
+/* Whether contact i of c comes after contact j of the same body a in key
+ * order (gid_b, then point). */
+static int after(const moreau_contacts *c, moreau_lid i, moreau_lid j)
+{
+  if (c->gid_b[i] != c->gid_b[j]) return c->gid_b[i] > c->gid_b[j];
+  return c->point[i] > c->point[j];
+}
+
+/* Puts c in key order without a sort of all its keys (which cost as much as
+ * the search for pairs): the runs of the owned bodies taken in gid order,
+ * each run (a body's few contacts) sorted by insertion. */
+static moreau_err key_order(moreau_detector *d, const moreau_lid *by_gid, moreau_lid n_owned, moreau_contacts *c)
+{
+  moreau_lid m = 0;
+  if (c->n > d->contact_cap) {
+    MOREAU_CALL(moreau_realloc((size_t)c->n * sizeof(moreau_lid), &d->key_perm));
+    d->contact_cap = c->n;
   }
+  for (moreau_lid k = 0; k < n_owned; k++) {
+    moreau_lid a = by_gid[k], first = m;
+    for (moreau_lid i = d->run_start[a]; i < d->run_start[a + 1]; i++) {
+      moreau_lid j = m++;
+      for (; j > first && after(c, d->key_perm[j - 1], i); j--)
+        d->key_perm[j] = d->key_perm[j - 1];
+      d->key_perm[j] = i;
+    }
+  }
+  MOREAU_ASSERT(m == c->n);
+  MOREAU_CALL(moreau_fields_permute(&c->schema, c, (size_t)c->n, d->key_perm));
+  /* Debug builds check the result: the warm start's merge and every order
+   * that must not depend on the partition rely on it. */
+  for (moreau_lid i = 1; i < c->n; i++)
+    MOREAU_ASSERT(c->gid_a[i - 1] < c->gid_a[i] || (c->gid_a[i - 1] == c->gid_a[i] && after(c, i, i - 1)));
   return MOREAU_SUCCESS;
 }
 
 moreau_err moreau_detect(moreau_detector *d, const moreau_domain *domain, const moreau_bodies *b, const moreau_walls *w,
-                         double alert, moreau_contacts *c)
+                         double alert, const moreau_lid *by_gid, moreau_contacts *c)
 {
   moreau_lid n = moreau_bodies_n_local(b);
+  int periodic = moreau_domain_any_periodic(domain);
   detect_grid g;
   moreau_log_begin(MOREAU_EV_DETECT);
   moreau_contacts_clear(c);
-  if (n > 0) {
-    MOREAU_CALL(bin_bodies(d, b, n, alert, &g));
-    if (moreau_domain_any_periodic(domain))
-      MOREAU_CALL(pairs_through_images(d, domain, b, &g, alert, c));
+  if (n > 0) MOREAU_CALL(bin_bodies(d, b, n, alert, &g));
+  MOREAU_CALL(moreau_realloc((size_t)(b->n_owned + 1) * sizeof(moreau_lid), &d->run_start));
+  /* Body by body in storage order (near in space, so near in memory), each
+   * owned body's contacts with bodies and walls found together. */
+  for (moreau_lid a = 0; a < b->n_owned; a++) {
+    d->run_start[a] = c->n;
+    if (periodic)
+      MOREAU_CALL(pairs_through_images(d, domain, b, &g, a, alert, c));
     else
-      MOREAU_CALL(pairs_bounded(d, b, &g, alert, c));
+      MOREAU_CALL(pairs_bounded(d, b, &g, a, alert, c));
+    MOREAU_CALL(walls_of(b, w, a, alert, c));
   }
-  MOREAU_CALL(detect_walls(b, w, alert, c));
-  MOREAU_CALL(moreau_contacts_sort(c));
+  d->run_start[b->n_owned] = c->n;
+  MOREAU_CALL(key_order(d, by_gid, b->n_owned, c));
   moreau_log_end(MOREAU_EV_DETECT);
   return MOREAU_SUCCESS;
 }

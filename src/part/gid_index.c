@@ -35,6 +35,9 @@ moreau_err part_gid_index(moreau_part *part, const moreau_bodies *b, const part_
     if (i > 0 && b->gid[i] < b->gid[i - 1]) sorted = 0;
   }
   if (!sorted) part_gid_sort(part->gid_index, b->n_owned);
+  MOREAU_CALL(moreau_realloc((size_t)b->n_owned * sizeof(moreau_lid), &part->gid_order));
+  for (moreau_lid k = 0; k < b->n_owned; k++)
+    part->gid_order[k] = part->gid_index[k].lid;
   part->gid_index_n = b->n_owned;
   part->gid_index_valid = 1;
   *index = part->gid_index;
@@ -52,4 +55,12 @@ moreau_lid part_gid_find(const part_gid_lid *index, moreau_lid n, moreau_gid gid
       hi = mid;
   }
   return lo < n && index[lo].gid == gid ? index[lo].lid : -1;
+}
+
+moreau_err moreau_part_owned_by_gid(moreau_part *part, const moreau_bodies *b, const moreau_lid **lids)
+{
+  const part_gid_lid *index;
+  MOREAU_CALL(part_gid_index(part, b, &index));
+  *lids = part->gid_order;
+  return MOREAU_SUCCESS;
 }

@@ -38,6 +38,7 @@ moreau_err moreau_part_destroy(moreau_part **part)
   moreau_free(&p->cell_rank);
   moreau_free(&p->ghost_owner);
   moreau_free(&p->gid_index);
+  moreau_free(&p->gid_order);
   part_plan_free(&p->ghost_send);
   part_plan_free(&p->ghost_recv);
   part_interface_free(p);

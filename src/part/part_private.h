@@ -75,10 +75,12 @@ struct moreau_part {
   int renumber_every;
   int64_t updates; /* moreau_part_update calls so far */
 
-  /* part_gid_index's sorted (gid, lid) pairs of the owned bodies. */
+  /* part_gid_index's sorted (gid, lid) pairs of the owned bodies, and their
+   * lids alone (moreau_part_owned_by_gid). */
   int gid_index_valid;
   moreau_lid gid_index_n;
   part_gid_lid *gid_index;
+  moreau_lid *gid_order;
 
   /* Ghost layer, from the last moreau_part_ghosts. ghost_send holds the owned
    * lids copied to each rank (gid order); ghost_recv the ghost positions

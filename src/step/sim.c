@@ -182,7 +182,9 @@ static moreau_err check_overlaps(moreau_sim *sim, double tol)
   const char *what = input_has_rows(sim) ? "data row" : "body with gid";
   const char *whats = input_has_rows(sim) ? "data rows" : "bodies with gids";
   const long long shift = input_has_rows(sim) ? 1 : 0;
-  MOREAU_CALL(moreau_detect(sim->detector, sim->domain, b, sim->walls, 0.0, c));
+  const moreau_lid *by_gid;
+  MOREAU_CALL(moreau_part_owned_by_gid(sim->part, b, &by_gid));
+  MOREAU_CALL(moreau_detect(sim->detector, sim->domain, b, sim->walls, 0.0, by_gid, c));
   for (moreau_lid k = 0; k < c->n; k++) {
     double r = c->b[k] >= 0 ? fmin(c->radii[2 * k], c->radii[2 * k + 1]) : c->radii[2 * k];
     double rel = -c->gap[k] / r;
@@ -297,7 +299,9 @@ static moreau_err distribute_and_detect(moreau_sim *sim)
 {
   MOREAU_CALL(moreau_part_update(sim->part, sim->bodies, sim->history, sim->history->n));
   MOREAU_CALL(moreau_part_ghosts(sim->part, sim->bodies, sim->rmax + sim->alert));
-  MOREAU_CALL(moreau_detect(sim->detector, sim->domain, sim->bodies, sim->walls, sim->alert, sim->contacts));
+  const moreau_lid *by_gid;
+  MOREAU_CALL(moreau_part_owned_by_gid(sim->part, sim->bodies, &by_gid));
+  MOREAU_CALL(moreau_detect(sim->detector, sim->domain, sim->bodies, sim->walls, sim->alert, by_gid, sim->contacts));
   return MOREAU_SUCCESS;
 }
 
