@@ -4,15 +4,15 @@
 #
 #   memory_runs.sh [-build DIR] [-ranks P] [-steps S] [-sweeps N] DIM:N ...
 #
-# Each case is a square (cubic) lattice of N disks (DIM 2) or spheres (DIM 3)
-# of radius 0.5 whose neighbours sit 0.322 (0.324) apart, inside the alert
+# Each case is a square (cubic) lattice of about N disks (DIM 2) or spheres
+# (DIM 3; k^DIM bodies for the nearest whole k) of radius 0.5 whose neighbours sit 0.322 (0.324) apart, inside the alert
 # distance 0.4, so every neighbour pair is a contact (1.46 per disk in 2D,
 # about 2.9 per sphere in 3D, fewer at the box's edges). S steps of exactly
 # N sweeps on P ranks under gravity, with the program's default outputs
 # (timeseries, the first and last snapshots and forces).
 # Peak RSS is each rank's own (/usr/bin/time -f %M around each rank), summed
-# over the ranks, less P times the peak of the same run with 10 bodies (the
-# libraries' share). Steps per second: MoreauStep's count over its time in
+# over the ranks, less the same sum for a run of 16 disks (27 spheres): the
+# libraries' share. Steps per second: MoreauStep's count over its time in
 # -log_view (setup and the final output excluded).
 set -euo pipefail
 die() {
@@ -39,7 +39,12 @@ done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# run DIM N: prints "summed peak RSS in kB, steps per second".
+# lattice_n DIM N: k^DIM for the whole k nearest N^(1/DIM).
+lattice_n() {
+  awk -v d="$1" -v n="$2" 'BEGIN { k = int(exp(log(n) / d) + 0.5); printf "%d\n", d == 2 ? k * k : k * k * k }'
+}
+
+# run DIM N (N = k^DIM): prints "summed peak RSS in kB, steps per second".
 run() {
   local dim=$1 n=$2 side box
   if [ "$dim" = 2 ]; then
@@ -60,12 +65,13 @@ run() {
 }
 
 echo "memory_runs.sh: $ranks ranks, load average $(cut -d' ' -f1-3 /proc/loadavg)"
-printf "%-12s %12s %12s %14s %10s\n" case peak_MB base_MB bytes_per_body steps_per_s
+printf "%-12s %10s %12s %12s %14s %10s\n" case bodies peak_MB base_MB bytes_per_body steps_per_s
 for c in "${cases[@]}"; do
-  dim=${c%%:*} n=${c#*:}
-  read -r base _ < <(run "$dim" 10)
+  dim=${c%%:*}
+  n=$(lattice_n "$dim" "${c#*:}")
+  read -r base _ < <(run "$dim" "$([ "$dim" = 2 ] && echo 16 || echo 27)")
   read -r peak rate < <(run "$dim" "$n")
   awk -v c="$c" -v p="$peak" -v b="$base" -v n="$n" -v r="$rate" \
-    'BEGIN { printf "%-12s %12.1f %12.1f %14.0f %10s\n", c, p / 1024, b / 1024, (p - b) * 1024 / n, r }'
+    'BEGIN { printf "%-12s %10d %12.1f %12.1f %14.0f %10s\n", c, n, p / 1024, b / 1024, (p - b) * 1024 / n, r }'
 done
 echo "memory_runs.sh: load average $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -89,13 +89,16 @@ static inline double moreau_dot3(const double *a, const double *b) { return a[0]
  * targets. */
 static inline void moreau_row3d_rhs(const moreau_row3d *r, double *rhs)
 {
-  double dv[3], u[3];
+  double wb_cb[3], wa_ca[3], dv[3], u[3];
   const double *W = r->W;
+  /* The velocity of b's contact point relative to a's, in the frame. */
+  moreau_cross3(r->wb, r->cb, wb_cb);
+  moreau_cross3(r->wa, r->ca, wa_ca);
   for (int k = 0; k < 3; k++)
-    dv[k] = r->vb[k] - r->va[k];
-  u[0] = moreau_dot3(r->n, dv) + moreau_dot3(r->wb, r->cb_x) - moreau_dot3(r->wa, r->ca_x);
-  u[1] = moreau_dot3(r->t, dv) + moreau_dot3(r->wb, r->cb_x + 3) - moreau_dot3(r->wa, r->ca_x + 3);
-  u[2] = moreau_dot3(r->s, dv) + moreau_dot3(r->wb, r->cb_x + 6) - moreau_dot3(r->wa, r->ca_x + 6);
+    dv[k] = r->vb[k] - r->va[k] + wb_cb[k] - wa_ca[k];
+  u[0] = moreau_dot3(r->n, dv);
+  u[1] = moreau_dot3(r->t, dv);
+  u[2] = moreau_dot3(r->s, dv);
   rhs[0] = r->target[0] - u[0] + W[0] * r->p[0] + W[1] * r->p[1] + W[2] * r->p[2];
   rhs[1] = r->target[1] - u[1] + W[1] * r->p[0] + W[3] * r->p[1] + W[4] * r->p[2];
   rhs[2] = r->target[2] - u[2] + W[2] * r->p[0] + W[4] * r->p[1] + W[5] * r->p[2];

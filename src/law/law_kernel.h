@@ -33,13 +33,16 @@ typedef struct {
   const double *ga, *gb;
 } moreau_row2d;
 
-/* One contact as the 3D sweep sees it (spheres and walls). Angular
- * velocities enter the contact frame through the columns c x e of each side
- * (e = n, t, s): u_e = e . (v_b - v_a) + w_b . (c_b x e) - w_a . (c_a x e). */
+/* One contact as the 3D sweep sees it (spheres, clusters and walls): the
+ * relative velocity of the contact points in the frame e = n, t, s is
+ * u_e = e . (v_b + w_b x c_b - v_a - w_a x c_a). */
 typedef struct {
   double *va, *wa, *vb, *wb;
   double n[3], t[3], s[3];
-  double ca_x[9], cb_x[9];            /* c x n, c x t, c x s of each side */
+  /* From each side's centre of mass to the contact point (0 for a wall):
+   * the sweep forms c x P and w x c from them, which cost fewer flops and 96
+   * fewer bytes a record than the nine columns c x e of each side. */
+  double ca[3], cb[3];
   double ima, iia, imb_n, imb_t, iib; /* iia, iib: of spheres (isotropic); 0 for a 3D cluster */
   /* A cluster side's world inverse inertia tensor (xx, xy, xz, yy, yz, zz);
    * NULL for a sphere or a wall, whose scalar iia/iib is applied instead:
@@ -87,6 +90,14 @@ static inline void moreau_row2d_apply(moreau_row2d *r, double dn, double dt)
   }
 }
 
+/* out = a x b */
+static inline void moreau_cross3(const double *a, const double *b, double *out)
+{
+  out[0] = a[1] * b[2] - a[2] * b[1];
+  out[1] = a[2] * b[0] - a[0] * b[2];
+  out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
 /* w += sign I^-1 dw, with the tensor I when there is one, else iso times
  * the identity. */
 static inline void moreau_spin_add(double *w, const double *I, double iso, double sign, const double *dw)
@@ -108,11 +119,11 @@ static inline void moreau_spin_add(double *w, const double *I, double iso, doubl
 static inline void moreau_row3d_apply(moreau_row3d *r, const double *d)
 {
   double pv[3], dw_a[3], dw_b[3];
-  for (int k = 0; k < 3; k++) {
+  for (int k = 0; k < 3; k++)
     pv[k] = d[0] * r->n[k] + d[1] * r->t[k] + d[2] * r->s[k];
-    dw_a[k] = d[0] * r->ca_x[k] + d[1] * r->ca_x[3 + k] + d[2] * r->ca_x[6 + k];
-    dw_b[k] = d[0] * r->cb_x[k] + d[1] * r->cb_x[3 + k] + d[2] * r->cb_x[6 + k];
-  }
+  /* sum_e d_e (c x e) = c x pv */
+  moreau_cross3(r->ca, pv, dw_a);
+  moreau_cross3(r->cb, pv, dw_b);
   moreau_spin_add(r->wa, r->Ia, r->iia, -1.0, dw_a);
   moreau_spin_add(r->wb, r->Ib, r->iib, 1.0, dw_b);
   for (int k = 0; k < 3; k++) {

@@ -70,8 +70,7 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     r->ima = b->inv_mass[ia] * s->mult[ia];
     r->iia = b->shape[ia] > 0 ? 0.0 : b->inv_inertia[ia] * s->mult[ia];
     r->Ia = b->shape[ia] > 0 ? &s->inv_inertia6[6 * ia] : NULL;
-    for (int i = 0; i < 3; i++)
-      cross(&c->ca[3 * k], e[i], &r->ca_x[3 * i]);
+    memcpy(r->ca, &c->ca[3 * k], sizeof(r->ca));
     r->ga = r->gb = NULL;
     if (nlgs_same_wall(b, ia, ib)) continue;
     if (b->glued[ia]) nlgs_glued_side(s, w, b->glued[ia] - 1, &r->va, &r->wa, &r->ga, 3);
@@ -81,8 +80,7 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
       r->imb_n = r->imb_t = b->inv_mass[ib] * s->mult[ib];
       r->iib = b->shape[ib] > 0 ? 0.0 : b->inv_inertia[ib] * s->mult[ib];
       r->Ib = b->shape[ib] > 0 ? &s->inv_inertia6[6 * ib] : NULL;
-      for (int i = 0; i < 3; i++)
-        cross(&c->cb[3 * k], e[i], &r->cb_x[3 * i]);
+      memcpy(r->cb, &c->cb[3 * k], sizeof(r->cb));
       if (b->glued[ib]) nlgs_glued_side(s, w, b->glued[ib] - 1, &r->vb, &r->wb, &r->gb, 3);
       mat_b = b->material[ib];
       r_eff = ra * rb / (ra + rb);
@@ -94,21 +92,23 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
       r->imb_t = 0.0;
       r->iib = 0.0;
       r->Ib = NULL;
-      memset(r->cb_x, 0, sizeof(r->cb_x));
+      memset(r->cb, 0, sizeof(r->cb));
       mat_b = w->material[iw];
     }
     /* W_ij = e_i . e_j (1/m_a + 1/m_b) + (c_a x e_i) . I_a^-1 (c_a x e_j) + (c_b x e_i) . I_b^-1 (c_b x e_j),
      * with the b side's translation along n only for a force-driven wall. */
     static const int ij[6][2] = {{0, 0}, {0, 1}, {0, 2}, {1, 1}, {1, 2}, {2, 2}};
-    double Ia_ca[9], Ib_cb[9];
+    double ca_x[9], cb_x[9], Ia_ca[9], Ib_cb[9];
     for (int i = 0; i < 3; i++) {
-      inv_inertia_apply(r->Ia, r->iia, &r->ca_x[3 * i], &Ia_ca[3 * i]);
-      inv_inertia_apply(r->Ib, r->iib, &r->cb_x[3 * i], &Ib_cb[3 * i]);
+      cross(r->ca, e[i], &ca_x[3 * i]);
+      cross(r->cb, e[i], &cb_x[3 * i]);
+      inv_inertia_apply(r->Ia, r->iia, &ca_x[3 * i], &Ia_ca[3 * i]);
+      inv_inertia_apply(r->Ib, r->iib, &cb_x[3 * i], &Ib_cb[3 * i]);
     }
     for (int m = 0; m < 6; m++) {
       int i = ij[m][0], j = ij[m][1];
       double trans = i == j ? r->ima + (i == 0 ? r->imb_n : r->imb_t) : 0.0;
-      r->W[m] = trans + dot(&r->ca_x[3 * i], &Ia_ca[3 * j]) + dot(&r->cb_x[3 * i], &Ib_cb[3 * j]);
+      r->W[m] = trans + dot(&ca_x[3 * i], &Ia_ca[3 * j]) + dot(&cb_x[3 * i], &Ib_cb[3 * j]);
       /* A rough wall's grain moves its wall along N: + (e_i . g)(e_j . g). */
       if (r->ga) r->W[m] += dot(e[i], r->ga) * dot(e[j], r->ga);
       if (r->gb) r->W[m] += dot(e[i], r->gb) * dot(e[j], r->gb);

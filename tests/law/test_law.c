@@ -434,8 +434,7 @@ static void sphere_on_wall(sphere3d *s, double m, double rad, const double *v, c
   memcpy(r->n, s->e[0], sizeof(r->n));
   memcpy(r->t, s->e[1], sizeof(r->t));
   memcpy(r->s, s->e[2], sizeof(r->s));
-  for (int i = 0; i < 3; i++)
-    cross(s->c, s->e[i], &r->ca_x[3 * i]);
+  memcpy(r->ca, s->c, sizeof(r->ca));
   r->ima = 1.0 / m;
   set_inverse_inertia(s, s->inertia);
   r->W[0] = 1.0 / m;
@@ -452,17 +451,18 @@ static void body_on_wall(sphere3d *s, double m, double inertia, const double *c,
 {
   static const int ij[6][2] = {{0, 0}, {0, 1}, {0, 2}, {1, 1}, {1, 2}, {2, 2}};
   moreau_row3d *r = &s->row;
-  double *W = r->W, *Wi = r->Winv, det;
+  double *W = r->W, *Wi = r->Winv, det, c_x[9];
   sphere_on_wall(s, m, 1.0, v, w);
   s->inertia = inertia;
   s->rad = 0.0;
   memcpy(s->c, c, sizeof(s->c));
+  memcpy(r->ca, c, sizeof(r->ca));
   for (int i = 0; i < 3; i++)
-    cross(s->c, s->e[i], &r->ca_x[3 * i]);
+    cross(s->c, s->e[i], &c_x[3 * i]);
   set_inverse_inertia(s, inertia);
   for (int k = 0; k < 6; k++) {
     int i = ij[k][0], j = ij[k][1];
-    W[k] = dot(s->e[i], s->e[j]) / m + dot(&r->ca_x[3 * i], &r->ca_x[3 * j]) / inertia;
+    W[k] = dot(s->e[i], s->e[j]) / m + dot(&c_x[3 * i], &c_x[3 * j]) / inertia;
   }
   Wi[0] = W[3] * W[5] - W[4] * W[4];
   Wi[1] = W[2] * W[4] - W[1] * W[5];

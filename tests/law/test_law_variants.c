@@ -385,15 +385,18 @@ static void build3d(pair3d *p, const moreau_law *law, const moreau_pair_law *pai
       p->inv_inertia[side][k] = k == 0 || k == 3 || k == 5 ? p->ii[side] : 0.0;
   r->Ia = p->inv_inertia[0];
   r->Ib = p->inv_inertia[1];
+  double ca_x[9], cb_x[9];
+  memcpy(r->ca, ca, sizeof(r->ca));
+  memcpy(r->cb, cb, sizeof(r->cb));
   for (int i = 0; i < 3; i++) {
-    cross(ca, p->e[i], &r->ca_x[3 * i]);
-    cross(cb, p->e[i], &r->cb_x[3 * i]);
+    cross(ca, p->e[i], &ca_x[3 * i]);
+    cross(cb, p->e[i], &cb_x[3 * i]);
   }
   static const int ij[6][2] = {{0, 0}, {0, 1}, {0, 2}, {1, 1}, {1, 2}, {2, 2}};
   for (int m = 0; m < 6; m++) {
     int i = ij[m][0], j = ij[m][1];
-    r->W[m] = (i == j ? r->ima + r->imb_n : 0.0) + r->iia * dot(&r->ca_x[3 * i], &r->ca_x[3 * j]) +
-              r->iib * dot(&r->cb_x[3 * i], &r->cb_x[3 * j]);
+    r->W[m] = (i == j ? r->ima + r->imb_n : 0.0) + r->iia * dot(&ca_x[3 * i], &ca_x[3 * j]) +
+              r->iib * dot(&cb_x[3 * i], &cb_x[3 * j]);
   }
   const double *W = r->W;
   double c00 = W[3] * W[5] - W[4] * W[4], c01 = W[2] * W[4] - W[1] * W[5], c02 = W[1] * W[4] - W[2] * W[3];
