@@ -83,8 +83,6 @@ static inline void moreau_row2d_update(moreau_row2d *r, double pn, double pt, in
   moreau_sweep_add(s, fabs(dn) + fabs(dt), fabs(pn) + fabs(pt), dn * dn + dt * dt, pn * pn + pt * pt, max_ratio);
 }
 
-static inline double moreau_dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-
 /* The 3D right-hand side: W p = rhs makes the relative velocity reach the
  * targets. */
 static inline void moreau_row3d_rhs(const moreau_row3d *r, double *rhs)

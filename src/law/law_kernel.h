@@ -90,6 +90,8 @@ static inline void moreau_row2d_apply(moreau_row2d *r, double dn, double dt)
   }
 }
 
+static inline double moreau_dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
 /* out = a x b */
 static inline void moreau_cross3(const double *a, const double *b, double *out)
 {

@@ -2,15 +2,6 @@
 
 #include "nlgs_private.h"
 
-static void cross(const double *a, const double *b, double *c)
-{
-  c[0] = a[1] * b[2] - a[2] * b[1];
-  c[1] = a[2] * b[0] - a[0] * b[2];
-  c[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-static double dot(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-
 /* Inverse of the symmetric 3x3 matrix (nn, nt, ns, tt, ts, ss); returns the
  * determinant (the inverse is only set when it is positive). */
 static double invert_sym3(const double *W, double *Wi)
@@ -100,18 +91,18 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     static const int ij[6][2] = {{0, 0}, {0, 1}, {0, 2}, {1, 1}, {1, 2}, {2, 2}};
     double ca_x[9], cb_x[9], Ia_ca[9], Ib_cb[9];
     for (int i = 0; i < 3; i++) {
-      cross(r->ca, e[i], &ca_x[3 * i]);
-      cross(r->cb, e[i], &cb_x[3 * i]);
+      moreau_cross3(r->ca, e[i], &ca_x[3 * i]);
+      moreau_cross3(r->cb, e[i], &cb_x[3 * i]);
       inv_inertia_apply(r->Ia, r->iia, &ca_x[3 * i], &Ia_ca[3 * i]);
       inv_inertia_apply(r->Ib, r->iib, &cb_x[3 * i], &Ib_cb[3 * i]);
     }
     for (int m = 0; m < 6; m++) {
       int i = ij[m][0], j = ij[m][1];
       double trans = i == j ? r->ima + (i == 0 ? r->imb_n : r->imb_t) : 0.0;
-      r->W[m] = trans + dot(&ca_x[3 * i], &Ia_ca[3 * j]) + dot(&cb_x[3 * i], &Ib_cb[3 * j]);
+      r->W[m] = trans + moreau_dot3(&ca_x[3 * i], &Ia_ca[3 * j]) + moreau_dot3(&cb_x[3 * i], &Ib_cb[3 * j]);
       /* A rough wall's grain moves its wall along N: + (e_i . g)(e_j . g). */
-      if (r->ga) r->W[m] += dot(e[i], r->ga) * dot(e[j], r->ga);
-      if (r->gb) r->W[m] += dot(e[i], r->gb) * dot(e[j], r->gb);
+      if (r->ga) r->W[m] += moreau_dot3(e[i], r->ga) * moreau_dot3(e[j], r->ga);
+      if (r->gb) r->W[m] += moreau_dot3(e[i], r->gb) * moreau_dot3(e[j], r->gb);
     }
     if (!(invert_sym3(r->W, r->Winv) > 0.0)) continue;
 
