@@ -31,10 +31,12 @@ static moreau_err parse_real(const char *name, const char *text, double lo, doub
 moreau_err bench_params_parse(int argc, char **argv, bench_params *p)
 {
   memset(p, 0, sizeof(*p));
+  p->dim = 2;
   p->n = 10000;
   p->seed = 42;
   p->mu = 0.5;
   p->sweeps = 200;
+  p->block = 128;
   p->repeats = 3;
   p->max_sweeps = 1 << 17;
   p->target = 0.95;
@@ -45,7 +47,10 @@ moreau_err bench_params_parse(int argc, char **argv, bench_params *p)
     int64_t v = 0;
     MOREAU_CHECK(i + 1 < argc, MOREAU_ERR_INPUT, "option %s: missing value", name);
     const char *text = argv[++i];
-    if (!strcmp(name, "-n")) {
+    if (!strcmp(name, "-dim")) {
+      MOREAU_CALL(parse_int(name, text, 2, 3, &v));
+      p->dim = (int)v;
+    } else if (!strcmp(name, "-n")) {
       MOREAU_CALL(parse_int(name, text, 16, 100000000, &p->n));
     } else if (!strcmp(name, "-seed")) {
       MOREAU_CALL(parse_int(name, text, 0, INT64_MAX, &v));
@@ -55,6 +60,9 @@ moreau_err bench_params_parse(int argc, char **argv, bench_params *p)
     } else if (!strcmp(name, "-sweeps")) {
       MOREAU_CALL(parse_int(name, text, 1, 1000000, &v));
       p->sweeps = (int)v;
+    } else if (!strcmp(name, "-block")) {
+      MOREAU_CALL(parse_int(name, text, 0, 1 << 20, &v));
+      p->block = (int)v;
     } else if (!strcmp(name, "-repeats")) {
       MOREAU_CALL(parse_int(name, text, 1, 100, &v));
       p->repeats = (int)v;
@@ -69,8 +77,10 @@ moreau_err bench_params_parse(int argc, char **argv, bench_params *p)
       MOREAU_CHECK(strlen(text) < sizeof(p->cache), MOREAU_ERR_INPUT, "option -cache: path too long");
       strcpy(p->cache, strcmp(text, "none") ? text : "");
     } else {
-      MOREAU_FAIL(MOREAU_ERR_INPUT,
-                  "unknown option %s (valid: -n -seed -mu -sweeps -repeats -max_sweeps -target -budget -cache)", name);
+      MOREAU_FAIL(
+          MOREAU_ERR_INPUT,
+          "unknown option %s (valid: -dim -n -seed -mu -sweeps -block -repeats -max_sweeps -target -budget -cache)",
+          name);
     }
   }
   return MOREAU_SUCCESS;

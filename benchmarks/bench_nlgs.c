@@ -1,5 +1,6 @@
-/* bench_nlgs: moreau's NLGS on a frozen, cold-started pile of disks (issue 3,
- * item 8). Runs on any number of ranks; see README.md. */
+/* bench_nlgs: moreau's NLGS on a frozen, cold-started pile of disks or bed
+ * of spheres (issue 3, item 8), in random order and in blocks. Runs on any
+ * number of ranks; see README.md. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -9,12 +10,14 @@ static moreau_err run(MPI_Comm comm, int argc, char **argv)
 {
   bench_params p;
   bench_problem prob;
-  bench_result r;
+  bench_result r[2];
+  int n = 0;
   MOREAU_CALL(moreau_error_agree(comm, bench_params_parse(argc, argv, &p)));
   MOREAU_CALL(bench_problem_create(comm, &p, &prob));
   bench_print_problem(comm, &p, &prob);
-  MOREAU_CALL(bench_run_moreau(&p, &prob, &r));
-  bench_print_results(comm, &p, &r, 1);
+  MOREAU_CALL(bench_run_moreau(&p, &prob, MOREAU_NLGS_ORDER_RANDOM, 0, &r[n++]));
+  if (p.block > 0) MOREAU_CALL(bench_run_moreau(&p, &prob, MOREAU_NLGS_ORDER_BLOCKS, p.block, &r[n++]));
+  bench_print_results(comm, &p, r, n);
   MOREAU_CALL(bench_problem_destroy(&prob));
   return MOREAU_SUCCESS;
 }

@@ -10,15 +10,16 @@
 #include "moreau/generate.h"
 #include "moreau/io.h"
 
-/* Disks of mean radius 0.5 (diameter 1), radii in [0.35, 0.65], on a square
- * lattice about sqrt(n) sites wide: the pile settles to a layer about 0.6 of
- * its width high, so the side walls carry only a small part of the weight. */
+/* Disks (spheres) of mean radius 0.5 (diameter 1), radii in [0.35, 0.65], on
+ * a square (cubic) lattice about sqrt(n) (cbrt(n)) sites wide: the pile
+ * settles to a layer lower than it is wide, so the side walls carry only a
+ * small part of the weight. */
 #define MEAN_RADIUS 0.5
 #define POLYDISPERSITY 0.3
 #define JITTER 0.8
 #define GRAVITY 9.81
 #define DT 2e-3
-/* Static when the disks' root mean square speed is below this share of
+/* Static when the bodies' root mean square speed is below this share of
  * sqrt(g d). */
 #define STATIC_SPEED 1e-3
 #define SETTLE_MIN_STEPS 500
@@ -30,32 +31,43 @@
 #define SETTLE_TOL 1e-3
 #define SETTLE_MAX_SWEEPS 100
 
+/* 2D: a square lattice about sqrt(n) sites wide; 3D: a cubic one about
+ * cbrt(n) sites wide and deep. The vertical axis (y in 2D, z in 3D) holds
+ * the rows that the n bodies fill, plus one row of room. */
 static void pile_box(const bench_params *p, double lo[3], double hi[3])
 {
   double spacing = 2.0 * MEAN_RADIUS * (1.0 + POLYDISPERSITY) * (1.0 + MOREAU_GEN_LATTICE_GAP);
-  int64_t cols = (int64_t)ceil(sqrt((double)p->n)), rows = (p->n + cols - 1) / cols;
+  int up = p->dim - 1;
+  int64_t cols = (int64_t)ceil(p->dim == 2 ? sqrt((double)p->n) : cbrt((double)p->n));
+  int64_t layer = p->dim == 2 ? cols : cols * cols, rows = (p->n + layer - 1) / layer;
   lo[0] = lo[1] = lo[2] = 0.0;
-  /* A little slack so that rounding never drops a lattice column or row. */
-  hi[0] = (double)cols * spacing * (1.0 + 1e-9);
-  hi[1] = (double)(rows + 1) * spacing;
   hi[2] = 0.0;
+  /* A little slack so that rounding never drops a lattice column or row. */
+  for (int d = 0; d < up; d++)
+    hi[d] = (double)cols * spacing * (1.0 + 1e-9);
+  hi[up] = (double)(rows + 1) * spacing;
 }
 
-static moreau_err add_walls(moreau_sim *sim, const double lo[3], const double hi[3])
+/* A fixed wall on each face of the box. */
+static moreau_err add_walls(moreau_sim *sim, int dim, const double lo[3], const double hi[3])
 {
-  const double pts[4][3] = {{lo[0], 0, 0}, {hi[0], 0, 0}, {0, lo[1], 0}, {0, hi[1], 0}};
-  const double nrm[4][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}};
-  for (int i = 0; i < 4; i++)
-    MOREAU_CALL(moreau_walls_add(moreau_sim_walls(sim), pts[i], nrm[i], MOREAU_WALL_FIXED, NULL, 0.0, 0.0, 0, NULL));
+  for (int d = 0; d < dim; d++)
+    for (int side = 0; side < 2; side++) {
+      double pt[3] = {0.0, 0.0, 0.0}, nrm[3] = {0.0, 0.0, 0.0};
+      pt[d] = side ? hi[d] : lo[d];
+      nrm[d] = side ? -1.0 : 1.0;
+      MOREAU_CALL(moreau_walls_add(moreau_sim_walls(sim), pt, nrm, MOREAU_WALL_FIXED, NULL, 0.0, 0.0, 0, NULL));
+    }
   return MOREAU_SUCCESS;
 }
 
-/* The settled pile is cached as CSV (x, y, r in global id order), the
+/* The settled pile is cached as CSV (x, y[, z], r in global id order), the
  * plainest format moreau_read_particles reads, so that a cache survives
  * changes to the snapshot layout. */
 static void cache_path(const bench_params *p, char *path, size_t len)
 {
-  snprintf(path, len, "%s/pile_n%lld_seed%llu_mu%g.csv", p->cache, (long long)p->n, (unsigned long long)p->seed, p->mu);
+  snprintf(path, len, "%s/%s_n%lld_seed%llu_mu%g.csv", p->cache, p->dim == 2 ? "pile" : "bed3d", (long long)p->n,
+           (unsigned long long)p->seed, p->mu);
 }
 
 static int by_gid(const void *x, const void *y)
@@ -64,8 +76,10 @@ static int by_gid(const void *x, const void *y)
   return (a > b) - (a < b);
 }
 
-static moreau_err write_rows(const char *dir, const char *path, const double *rec, int64_t n)
+/* rec: n records of (gid, x, y[, z], r). */
+static moreau_err write_rows(const char *dir, const char *path, int dim, const double *rec, int64_t n)
 {
+  const int w = dim + 2;
   char tmp[4400];
   FILE *f;
   int ok;
@@ -75,32 +89,34 @@ static moreau_err write_rows(const char *dir, const char *path, const double *re
   snprintf(tmp, sizeof(tmp), "%s.tmp", path);
   f = fopen(tmp, "w");
   MOREAU_CHECK(f, MOREAU_ERR_IO, "%s: cannot open for writing: %s", tmp, strerror(errno));
-  ok = fprintf(f, "x,y,r\n") > 0;
+  ok = fprintf(f, dim == 2 ? "x,y,r\n" : "x,y,z,r\n") > 0;
   for (int64_t i = 0; i < n && ok; i++)
-    ok = fprintf(f, "%.17g,%.17g,%.17g\n", rec[4 * i + 1], rec[4 * i + 2], rec[4 * i + 3]) > 0;
+    for (int j = 1; j < w && ok; j++)
+      ok = fprintf(f, "%.17g%c", rec[w * i + j], j + 1 < w ? ',' : '\n') > 0;
   ok = (fclose(f) == 0) && ok;
   MOREAU_CHECK(ok, MOREAU_ERR_IO, "%s: write failed", tmp);
   MOREAU_CHECK(rename(tmp, path) == 0, MOREAU_ERR_IO, "%s: cannot rename to %s: %s", tmp, path, strerror(errno));
   return MOREAU_SUCCESS;
 }
 
-/* Collective: gathers (gid, x, y, r) on rank 0, which writes the file. */
+/* Collective: gathers (gid, x, y[, z], r) on rank 0, which writes the file. */
 static moreau_err write_packing(const moreau_sim *sim, const char *dir, const char *path)
 {
   const moreau_bodies *b = moreau_sim_bodies(sim);
+  const int dim = moreau_sim_dim(sim), w = dim + 2;
   int n = (int)b->n_owned, *counts = NULL, *displs = NULL, total = 0;
   double *mine = NULL, *all = NULL;
   moreau_err err = MOREAU_SUCCESS;
-  MOREAU_CALL(moreau_malloc(4 * (size_t)n * sizeof(double) + 1, &mine));
+  MOREAU_CALL(moreau_malloc((size_t)w * (size_t)n * sizeof(double) + 1, &mine));
   for (int i = 0; i < n; i++) {
-    mine[4 * i] = (double)b->gid[i];
-    mine[4 * i + 1] = b->x[3 * i];
-    mine[4 * i + 2] = b->x[3 * i + 1];
-    mine[4 * i + 3] = b->radius[i];
+    mine[w * i] = (double)b->gid[i];
+    for (int d = 0; d < dim; d++)
+      mine[w * i + 1 + d] = b->x[3 * i + d];
+    mine[w * i + w - 1] = b->radius[i];
   }
   MOREAU_CALL(moreau_malloc((size_t)moreau_sim_size(sim) * sizeof(int), &counts));
   MOREAU_CALL(moreau_malloc((size_t)moreau_sim_size(sim) * sizeof(int), &displs));
-  n *= 4;
+  n *= w;
   MOREAU_MPI_CALL(MPI_Gather(&n, 1, MPI_INT, counts, 1, MPI_INT, 0, moreau_sim_comm(sim)));
   for (int r = 0; r < moreau_sim_size(sim) && moreau_sim_rank(sim) == 0; r++) {
     displs[r] = total;
@@ -109,8 +125,8 @@ static moreau_err write_packing(const moreau_sim *sim, const char *dir, const ch
   MOREAU_CALL(moreau_malloc((size_t)total * sizeof(double) + 1, &all));
   MOREAU_MPI_CALL(MPI_Gatherv(mine, n, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, 0, moreau_sim_comm(sim)));
   if (moreau_sim_rank(sim) == 0) {
-    qsort(all, (size_t)total / 4, 4 * sizeof(double), by_gid);
-    err = write_rows(dir, path, all, total / 4);
+    qsort(all, (size_t)total / (size_t)w, (size_t)w * sizeof(double), by_gid);
+    err = write_rows(dir, path, dim, all, total / w);
   }
   moreau_free(&mine);
   moreau_free(&all);
@@ -120,16 +136,19 @@ static moreau_err write_packing(const moreau_sim *sim, const char *dir, const ch
   return MOREAU_SUCCESS;
 }
 
-/* Root mean square over the disks of |v| + |w| r: a few rattlers rolling
- * freely along the floor (rolling costs nothing) do not keep the pile from
- * counting as static. */
+/* Root mean square over the bodies of |v| + |w| r in 2D: a few rattlers
+ * rolling freely along the floor (rolling costs nothing) do not keep the pile
+ * from counting as static. In 3D only |v| counts: a sphere resting on a
+ * point contact spins about the contact normal for ever (Coulomb's law has no
+ * torsion), and such spin moves nothing. */
 static moreau_err rms_speed(const moreau_sim *sim, double *rms)
 {
   const moreau_bodies *b = moreau_sim_bodies(sim);
   double local[2] = {0.0, (double)b->n_owned}, global[2];
   for (moreau_lid i = 0; i < b->n_owned; i++) {
     const double *u = &b->v[3 * i];
-    double s = sqrt(u[0] * u[0] + u[1] * u[1]) + fabs(b->w[3 * i + 2]) * b->radius[i];
+    double s = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+    if (moreau_sim_dim(sim) == 2) s += fabs(b->w[3 * i + 2]) * b->radius[i];
     local[0] += s * s;
   }
   MOREAU_MPI_CALL(MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_SUM, moreau_sim_comm(sim)));
@@ -177,7 +196,7 @@ static moreau_err freeze(bench_problem *prob)
   int64_t local[3], global[3];
   double gravity[3], w = 0.0, g;
   moreau_sim_get_gravity(sim, gravity);
-  g = sqrt(gravity[0] * gravity[0] + gravity[1] * gravity[1]);
+  g = sqrt(gravity[0] * gravity[0] + gravity[1] * gravity[1] + gravity[2] * gravity[2]);
   /* Bodies to their owners, ghosts, and the contacts at these positions
    * (detection does not look at the velocities set below). */
   MOREAU_CALL(moreau_sim_detect(sim));
@@ -226,13 +245,14 @@ moreau_err bench_problem_create(MPI_Comm comm, const bench_params *p, bench_prob
 
   memset(prob, 0, sizeof(*prob));
   prob->seed = p->seed;
-  MOREAU_CALL(moreau_sim_create(comm, 2, &sim));
+  MOREAU_CALL(moreau_sim_create(comm, p->dim, &sim));
   prob->sim = sim;
   MOREAU_CALL(moreau_materials_set_pair(moreau_sim_materials(sim), 0, 0, &law));
   moreau_sim_set_dt(sim, DT);
-  moreau_sim_set_gravity(sim, (const double[3]){0.0, -GRAVITY, 0.0});
+  moreau_sim_set_gravity(sim,
+                         p->dim == 2 ? (const double[3]){0.0, -GRAVITY, 0.0} : (const double[3]){0.0, 0.0, -GRAVITY});
   pile_box(p, gen.lo, gen.hi);
-  MOREAU_CALL(add_walls(sim, gen.lo, gen.hi));
+  MOREAU_CALL(add_walls(sim, p->dim, gen.lo, gen.hi));
   if (p->cache[0]) {
     cache_path(p, prob->packing_path, sizeof(prob->packing_path));
     cached = access(prob->packing_path, R_OK) == 0;
@@ -241,11 +261,12 @@ moreau_err bench_problem_create(MPI_Comm comm, const bench_params *p, bench_prob
     MOREAU_CALL(moreau_read_particles(prob->packing_path, moreau_sim_bodies(sim), moreau_sim_materials(sim), NULL));
     MOREAU_CALL(moreau_sim_setup(sim, 0.1));
   } else {
-    MOREAU_CHECK(moreau_generate_lattice_capacity(2, &gen) >= p->n, MOREAU_ERR_INTERNAL,
-                 "the lattice box holds fewer than %lld disks", (long long)p->n);
+    MOREAU_CHECK(moreau_generate_lattice_capacity(p->dim, &gen) >= p->n, MOREAU_ERR_INTERNAL,
+                 "the lattice box holds fewer than %lld bodies", (long long)p->n);
     MOREAU_CALL(moreau_generate(&gen, moreau_sim_bodies(sim), moreau_sim_materials(sim)));
     MOREAU_CALL(moreau_sim_setup(sim, 0.01));
-    if (moreau_sim_rank(sim) == 0) printf("settling %lld disks (nothing cached yet)\n", (long long)p->n);
+    if (moreau_sim_rank(sim) == 0)
+      printf("settling %lld %s (nothing cached yet)\n", (long long)p->n, p->dim == 2 ? "disks" : "spheres");
     MOREAU_CALL(settle(prob));
     if (p->cache[0]) MOREAU_CALL(write_packing(sim, p->cache, prob->packing_path));
   }
@@ -276,9 +297,9 @@ moreau_err bench_carried_share(const bench_problem *prob, const double *force, d
   double load = 0.0, total;
   for (moreau_lid k = 0; k < c->n; k++) {
     if (c->b[k] >= 0) continue;
-    const double *f = &force[3 * k], *n = &c->normal[3 * k], *t = &c->tangent[3 * k];
+    const double *f = &force[3 * k], *n = &c->normal[3 * k], *t = &c->tangent[3 * k], *s = &c->binormal[3 * k];
     for (int d = 0; d < 3; d++)
-      load += (f[0] * n[d] + f[1] * t[d]) * prob->down[d];
+      load += (f[0] * n[d] + f[1] * t[d] + f[2] * s[d]) * prob->down[d];
   }
   MOREAU_MPI_CALL(MPI_Allreduce(&load, &total, 1, MPI_DOUBLE, MPI_SUM, moreau_sim_comm(prob->sim)));
   *share = total / prob->weight;

@@ -15,8 +15,10 @@
 struct bench_siconos {
   bench_problem *prob;
   int nc;
+  int m;                     /* contact dimension: 2 (n, t) or 3 (n, t, s) */
+  int ndof;                  /* velocity components of a body: 3 (vx, vy, wz) or 6 (v, w) */
   moreau_lid *perm;          /* Siconos contact i is moreau contact perm[i] */
-  double *jac;               /* per moreau contact: signed H rows of side a then b, 2 x 3 each (n row, t row) */
+  double *jac;               /* per moreau contact: signed H rows of side a then b, m x ndof each */
   moreau_lid *inc_ptr, *inc; /* per local body: incident contacts, as 2 k + side */
   SparseBlockStructuredMatrix *sbm;
   NumericsMatrix *W;
@@ -28,22 +30,57 @@ struct bench_siconos {
   FrictionContactProblem fcp;
 };
 
-/* Relative velocity of b with respect to a at the contact, (n, t) = sum over
- * the two sides of J v, J = s [n^T, (e_z x c).n; t^T, (e_z x c).t], s = -1 for
- * a, +1 for b: the same kinematics as moreau's sweep. */
-static void contact_jacobian(const moreau_contacts *c, moreau_lid k, double *jac)
+/* The library keeps its vector kernels private; the benchmark uses only the
+ * public API. */
+static void cross3(const double *a, const double *b, double *c)
+{
+  c[0] = a[1] * b[2] - a[2] * b[1];
+  c[1] = a[2] * b[0] - a[0] * b[2];
+  c[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+static double dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+/* The contact frame as moreau's sweep uses it: 2D (n, t) with t = e_z x n;
+ * 3D (n, t, s) as detection stored it. */
+static void contact_frame(const moreau_contacts *c, int m, moreau_lid k, double e[3][3])
 {
   const double *n = &c->normal[3 * k];
-  const double tx = -n[1], ty = n[0];
+  memcpy(e[0], n, 3 * sizeof(double));
+  if (m == 2) {
+    e[1][0] = -n[1];
+    e[1][1] = n[0];
+    e[1][2] = 0.0;
+    return;
+  }
+  memcpy(e[1], &c->tangent[3 * k], 3 * sizeof(double));
+  memcpy(e[2], &c->binormal[3 * k], 3 * sizeof(double));
+}
+
+/* Relative velocity of b with respect to a at the contact, u_i = sum over the
+ * two sides of s (e_i . v + (c x e_i) . w), s = -1 for a, +1 for b: the same
+ * kinematics as moreau's sweep. 2D keeps (vx, vy, wz), 3D (v, w). */
+static void contact_jacobian(const bench_siconos *s, const moreau_contacts *c, moreau_lid k, double *jac)
+{
+  double e[3][3];
+  contact_frame(c, s->m, k, e);
   for (int side = 0; side < 2; side++) {
     const double *p = side ? &c->cb[3 * k] : &c->ca[3 * k];
-    double s = side ? 1.0 : -1.0, *J = &jac[6 * side];
-    J[0] = s * n[0];
-    J[1] = s * n[1];
-    J[2] = s * (-p[1] * n[0] + p[0] * n[1]);
-    J[3] = s * tx;
-    J[4] = s * ty;
-    J[5] = s * (-p[1] * tx + p[0] * ty);
+    double sign = side ? 1.0 : -1.0;
+    for (int i = 0; i < s->m; i++) {
+      double *J = &jac[(side * s->m + i) * s->ndof], pxe[3];
+      cross3(p, e[i], pxe);
+      if (s->m == 2) {
+        J[0] = sign * e[i][0];
+        J[1] = sign * e[i][1];
+        J[2] = sign * pxe[2];
+        continue;
+      }
+      for (int d = 0; d < 3; d++) {
+        J[d] = sign * e[i][d];
+        J[3 + d] = sign * pxe[d];
+      }
+    }
   }
 }
 
@@ -71,7 +108,7 @@ static moreau_err build_incidence(bench_siconos *s)
 
 typedef struct {
   size_t col;
-  double b[4];
+  double b[9];
 } row_block;
 
 static int by_column(const void *x, const void *y)
@@ -81,15 +118,15 @@ static int by_column(const void *x, const void *y)
 }
 
 /* Adds J_k M^-1 J_l^T over the body shared by contacts k and l, in Siconos's
- * column-major 2x2 block layout. */
-static void add_coupling(const double *Jk, const double *Jl, const double *minv, double *b)
+ * column-major m x m block layout. */
+static void add_coupling(const bench_siconos *s, const double *Jk, const double *Jl, const double *minv, double *b)
 {
-  for (int p = 0; p < 2; p++)
-    for (int q = 0; q < 2; q++) {
+  for (int p = 0; p < s->m; p++)
+    for (int q = 0; q < s->m; q++) {
       double v = 0.0;
-      for (int d = 0; d < 3; d++)
-        v += Jk[3 * p + d] * minv[d] * Jl[3 * q + d];
-      b[p + 2 * q] += v;
+      for (int d = 0; d < s->ndof; d++)
+        v += Jk[s->ndof * p + d] * minv[d] * Jl[s->ndof * q + d];
+      b[p + s->m * q] += v;
     }
 }
 
@@ -98,6 +135,7 @@ static moreau_err assemble(bench_siconos *s, const moreau_lid *iperm)
 {
   const moreau_contacts *c = moreau_sim_contacts(s->prob->sim);
   const moreau_bodies *bd = moreau_sim_bodies(s->prob->sim);
+  const size_t bsize = (size_t)(s->m * s->m), jside = (size_t)(s->m * s->ndof);
   size_t bound = 0, nnz = 0, row_cap = 0;
   row_block *row = NULL;
   for (moreau_lid k = 0; k < c->n; k++) {
@@ -106,7 +144,7 @@ static moreau_err assemble(bench_siconos *s, const moreau_lid *iperm)
     bound += deg;
     if (deg > row_cap) row_cap = deg;
   }
-  MOREAU_CALL(moreau_malloc(4 * bound * sizeof(double) + 1, &s->blocks));
+  MOREAU_CALL(moreau_malloc(bsize * bound * sizeof(double) + 1, &s->blocks));
   MOREAU_CALL(moreau_malloc(bound * sizeof(size_t) + 1, &s->col));
   MOREAU_CALL(moreau_malloc(((size_t)s->nc + 1) * sizeof(size_t), &s->row_ptr));
   MOREAU_CALL(moreau_malloc(row_cap * sizeof(row_block) + 1, &row));
@@ -117,25 +155,28 @@ static moreau_err assemble(bench_siconos *s, const moreau_lid *iperm)
     for (int side = 0; side < 2; side++) {
       moreau_lid body = side ? c->b[k] : c->a[k];
       if (body < 0) continue;
-      const double minv[3] = {bd->inv_mass[body], bd->inv_mass[body], bd->inv_inertia[body]};
+      /* Spheres only (checked at creation): the inverse inertia is a scalar. */
+      const double im = bd->inv_mass[body], ii = bd->inv_inertia[body];
+      const double minv[6] = {im, im, s->m == 2 ? ii : im, ii, ii, ii};
       for (moreau_lid e = s->inc_ptr[body]; e < s->inc_ptr[body + 1]; e++) {
         moreau_lid l = s->inc[e] / 2;
         int lside = s->inc[e] % 2;
         row[n].col = (size_t)iperm[l];
         memset(row[n].b, 0, sizeof(row[n].b));
-        add_coupling(&s->jac[12 * k + 6 * side], &s->jac[12 * l + 6 * lside], minv, row[n].b);
+        add_coupling(s, &s->jac[2 * jside * (size_t)k + jside * (size_t)side],
+                     &s->jac[2 * jside * (size_t)l + jside * (size_t)lside], minv, row[n].b);
         n++;
       }
     }
     qsort(row, n, sizeof(*row), by_column);
     for (size_t j = 0; j < n; j++) {
       if (j > 0 && row[j].col == s->col[nnz - 1]) {
-        for (int m = 0; m < 4; m++)
-          s->blocks[4 * (nnz - 1) + m] += row[j].b[m];
+        for (size_t m = 0; m < bsize; m++)
+          s->blocks[bsize * (nnz - 1) + m] += row[j].b[m];
         continue;
       }
       s->col[nnz] = row[j].col;
-      memcpy(&s->blocks[4 * nnz], row[j].b, sizeof(row[j].b));
+      memcpy(&s->blocks[bsize * nnz], row[j].b, bsize * sizeof(double));
       nnz++;
     }
     s->row_ptr[i + 1] = nnz;
@@ -145,9 +186,9 @@ static moreau_err assemble(bench_siconos *s, const moreau_lid *iperm)
   MOREAU_CALL(moreau_malloc(nnz * sizeof(double *) + 1, &s->block_ptr));
   MOREAU_CALL(moreau_malloc((size_t)s->nc * sizeof(unsigned int), &s->rows_cum));
   for (size_t j = 0; j < nnz; j++)
-    s->block_ptr[j] = &s->blocks[4 * j];
+    s->block_ptr[j] = &s->blocks[bsize * j];
   for (int i = 0; i < s->nc; i++)
-    s->rows_cum[i] = 2u * (unsigned int)(i + 1);
+    s->rows_cum[i] = (unsigned int)s->m * (unsigned int)(i + 1);
   s->sbm = SBM_new();
   MOREAU_CHECK(s->sbm, MOREAU_ERR_MEMORY, "SBM_new failed");
   s->sbm->nbblocks = (unsigned int)nnz;
@@ -163,7 +204,7 @@ static moreau_err assemble(bench_siconos *s, const moreau_lid *iperm)
   s->W = NM_new();
   MOREAU_CHECK(s->W, MOREAU_ERR_MEMORY, "NM_new failed");
   s->W->storageType = NM_SPARSE_BLOCK;
-  s->W->size0 = s->W->size1 = 2 * s->nc;
+  s->W->size0 = s->W->size1 = s->m * s->nc;
   s->W->matrix1 = s->sbm;
   return MOREAU_SUCCESS;
 }
@@ -177,23 +218,27 @@ static void free_velocities(bench_siconos *s)
   const moreau_contacts *c = moreau_sim_contacts(sim);
   const moreau_bodies *bd = moreau_sim_bodies(sim);
   const moreau_walls *walls = moreau_sim_walls(sim);
+  const size_t jside = (size_t)(s->m * s->ndof);
   for (int i = 0; i < s->nc; i++) {
     moreau_lid k = s->perm[i];
-    double u[2] = {0.0, 0.0};
+    double u[3] = {0.0, 0.0, 0.0};
     int mat_b;
     for (int side = 0; side < 2; side++) {
       moreau_lid body = side ? c->b[k] : c->a[k];
-      const double *J = &s->jac[12 * k + 6 * side];
+      const double *J = &s->jac[2 * jside * (size_t)k + jside * (size_t)side];
       if (body < 0) continue;
-      const double v[3] = {prob->v_free[3 * body], prob->v_free[3 * body + 1], prob->w_free[3 * body + 2]};
-      for (int p = 0; p < 2; p++)
-        u[p] += J[3 * p] * v[0] + J[3 * p + 1] * v[1] + J[3 * p + 2] * v[2];
+      const double *v = &prob->v_free[3 * body], *w = &prob->w_free[3 * body];
+      const double vel[6] = {v[0], v[1], s->m == 2 ? w[2] : v[2], w[0], w[1], w[2]};
+      for (int p = 0; p < s->m; p++)
+        for (int d = 0; d < s->ndof; d++)
+          u[p] += J[s->ndof * p + d] * vel[d];
     }
     if (c->b[k] < 0) {
       int iw = -(c->b[k] + 1);
-      const double *vw = &walls->velocity[3 * iw], *n = &c->normal[3 * k];
-      u[0] += n[0] * vw[0] + n[1] * vw[1];
-      u[1] += -n[1] * vw[0] + n[0] * vw[1];
+      double e[3][3];
+      contact_frame(c, s->m, k, e);
+      for (int p = 0; p < s->m; p++)
+        u[p] += dot3(e[p], &walls->velocity[3 * iw]);
       mat_b = walls->material[iw];
     } else {
       mat_b = bd->material[c->b[k]];
@@ -202,30 +247,37 @@ static void free_velocities(bench_siconos *s)
     const double *um = &prob->u_minus[3 * k];
     double gpos = c->gap[k] > 0.0 ? c->gap[k] : 0.0, closing = -2.0 * gpos / moreau_sim_dt(sim);
     double un_target = um[0] < closing ? -law->e_n * um[0] : closing;
-    s->q[2 * i] = u[0] - un_target;
-    s->q[2 * i + 1] = u[1] + law->e_t * um[1];
+    s->q[s->m * i] = u[0] - un_target;
+    for (int p = 1; p < s->m; p++)
+      s->q[s->m * i + p] = u[p] + law->e_t * um[p];
     s->mu[i] = law->mu;
   }
 }
 
-moreau_err bench_siconos_create(bench_problem *prob, int shuffle, uint64_t seed, bench_siconos **sp,
+moreau_err bench_siconos_create(bench_problem *prob, bench_siconos_order order, uint64_t seed, bench_siconos **sp,
                                 double *assembly_seconds)
 {
   bench_siconos *s;
   const moreau_contacts *c = moreau_sim_contacts(prob->sim);
+  const moreau_bodies *bd = moreau_sim_bodies(prob->sim);
+  const int dim = moreau_sim_dim(prob->sim);
   moreau_lid *iperm;
   double t0;
   MOREAU_CHECK(moreau_sim_size(prob->sim) == 1, MOREAU_ERR_INPUT, "the Siconos comparison runs on one rank only");
   MOREAU_CHECK(c->n > 0, MOREAU_ERR_INPUT, "the pile has no contacts");
+  for (moreau_lid i = 0; i < moreau_bodies_n_local(bd); i++)
+    MOREAU_CHECK(bd->shape[i] == 0, MOREAU_ERR_INPUT, "the Siconos comparison takes disks or spheres only");
   MOREAU_CALL(moreau_calloc(1, sizeof(*s), &s));
   *sp = s;
   s->prob = prob;
   s->nc = (int)c->n;
+  s->m = dim;
+  s->ndof = dim == 2 ? 3 : 6;
   MOREAU_CALL(moreau_malloc((size_t)s->nc * sizeof(moreau_lid), &s->perm));
   MOREAU_CALL(moreau_malloc((size_t)s->nc * sizeof(moreau_lid), &iperm));
   for (int i = 0; i < s->nc; i++)
     s->perm[i] = i;
-  if (shuffle) {
+  if (order == BENCH_SICONOS_RANDOM_NUMBERING) {
     moreau_rng rng;
     moreau_rng_seed(&rng, seed, 1);
     for (int i = s->nc - 1; i > 0; i--) {
@@ -237,24 +289,24 @@ moreau_err bench_siconos_create(bench_problem *prob, int shuffle, uint64_t seed,
   }
   for (int i = 0; i < s->nc; i++)
     iperm[s->perm[i]] = i;
-  MOREAU_CALL(moreau_malloc(2 * (size_t)s->nc * sizeof(double), &s->q));
+  MOREAU_CALL(moreau_malloc((size_t)s->m * (size_t)s->nc * sizeof(double), &s->q));
   MOREAU_CALL(moreau_malloc((size_t)s->nc * sizeof(double), &s->mu));
-  MOREAU_CALL(moreau_malloc(2 * (size_t)s->nc * sizeof(double), &s->r));
-  MOREAU_CALL(moreau_malloc(2 * (size_t)s->nc * sizeof(double), &s->u));
+  MOREAU_CALL(moreau_malloc((size_t)s->m * (size_t)s->nc * sizeof(double), &s->r));
+  MOREAU_CALL(moreau_malloc((size_t)s->m * (size_t)s->nc * sizeof(double), &s->u));
   MOREAU_CALL(moreau_calloc(3 * (size_t)s->nc, sizeof(double), &s->force));
-  MOREAU_CALL(moreau_malloc(12 * (size_t)s->nc * sizeof(double), &s->jac));
+  MOREAU_CALL(moreau_malloc(2 * (size_t)(s->m * s->ndof) * (size_t)s->nc * sizeof(double), &s->jac));
 
   t0 = MPI_Wtime();
   for (moreau_lid k = 0; k < c->n; k++)
-    contact_jacobian(c, k, &s->jac[12 * k]);
+    contact_jacobian(s, c, k, &s->jac[2 * (size_t)(s->m * s->ndof) * (size_t)k]);
   MOREAU_CALL(build_incidence(s));
   MOREAU_CALL(assemble(s, iperm));
   free_velocities(s);
   *assembly_seconds = MPI_Wtime() - t0;
   moreau_free(&iperm);
 
-  s->options = solver_options_create(SICONOS_FRICTION_2D_NSGS);
-  MOREAU_CHECK(s->options, MOREAU_ERR_RUNTIME, "solver_options_create(SICONOS_FRICTION_2D_NSGS) failed");
+  s->options = solver_options_create(dim == 2 ? SICONOS_FRICTION_2D_NSGS : SICONOS_FRICTION_3D_NSGS);
+  MOREAU_CHECK(s->options, MOREAU_ERR_RUNTIME, "solver_options_create(SICONOS_FRICTION_%dD_NSGS) failed", dim);
   MOREAU_CHECK(s->options->iSize > SICONOS_FRICTION_3D_IPARAM_ERROR_EVALUATION, MOREAU_ERR_RUNTIME,
                "unexpected Siconos option layout (iSize %d)", s->options->iSize);
   /* The same per-sweep work as moreau's convergence measure: the light
@@ -262,7 +314,7 @@ moreau_err bench_siconos_create(bench_problem *prob, int shuffle, uint64_t seed,
   s->options->iparam[SICONOS_FRICTION_3D_IPARAM_ERROR_EVALUATION] = SICONOS_FRICTION_3D_NSGS_ERROR_EVALUATION_LIGHT;
   s->options->filterOn = false;
   s->options->dparam[SICONOS_DPARAM_TOL] = 0.0;
-  s->fcp.dimension = 2;
+  s->fcp.dimension = dim;
   s->fcp.numberOfContacts = s->nc;
   s->fcp.M = s->W;
   s->fcp.q = s->q;
@@ -275,8 +327,16 @@ moreau_err bench_siconos_destroy(bench_siconos **sp)
   bench_siconos *s = *sp;
   if (!s) return MOREAU_SUCCESS;
   if (s->options) {
-    /* Siconos 4.4's solver_options_delete frees the members, not the struct. */
+    /* Siconos 4.4's solver_options_delete frees the members, not the
+     * structs, of the options and of their internal solvers (fc3d: the
+     * local solver). */
+    SolverOptions *internal[4] = {NULL};
+    size_t n_internal = s->options->numberOfInternalSolvers < 4 ? s->options->numberOfInternalSolvers : 4;
+    for (size_t i = 0; i < n_internal; i++)
+      internal[i] = s->options->internalSolvers[i];
     solver_options_delete(s->options);
+    for (size_t i = 0; i < n_internal; i++)
+      free(internal[i]);
     free(s->options);
   }
   if (s->W) {
@@ -308,30 +368,37 @@ moreau_err bench_siconos_destroy(bench_siconos **sp)
 
 int64_t bench_siconos_blocks(const bench_siconos *s) { return (int64_t)s->sbm->nbblocks; }
 
+const char *bench_siconos_local_solver(const bench_siconos *s)
+{
+  if (s->m == 2 || s->options->numberOfInternalSolvers < 1) return "closed form";
+  return solver_options_id_to_name(s->options->internalSolvers[0]->solverId);
+}
+
 moreau_err bench_siconos_solve(void *ctx, int sweeps, int warm, bench_probe *out)
 {
   bench_siconos *s = ctx;
   double dt = moreau_sim_dt(s->prob->sim), t0, c0;
-  /* fc2d NSGS starts from the reactions it is given. */
+  /* NSGS starts from the reactions it is given. */
   if (!warm) {
-    memset(s->r, 0, 2 * (size_t)s->nc * sizeof(double));
-    memset(s->u, 0, 2 * (size_t)s->nc * sizeof(double));
+    memset(s->r, 0, (size_t)s->m * (size_t)s->nc * sizeof(double));
+    memset(s->u, 0, (size_t)s->m * (size_t)s->nc * sizeof(double));
   }
   s->options->iparam[SICONOS_IPARAM_MAX_ITER] = sweeps;
   t0 = MPI_Wtime();
   c0 = bench_cpu_time();
   /* Not converging is the expected outcome with a zero tolerance. */
-  (void)fc2d_driver(&s->fcp, s->r, s->u, s->options);
+  if (s->m == 2)
+    (void)fc2d_driver(&s->fcp, s->r, s->u, s->options);
+  else
+    (void)fc3d_driver(&s->fcp, s->r, s->u, s->options);
   out->cpu_seconds = bench_cpu_time() - c0;
   out->seconds = MPI_Wtime() - t0;
   MOREAU_CHECK(s->options->iparam[SICONOS_IPARAM_ITER_DONE] == sweeps, MOREAU_ERR_RUNTIME,
                "Siconos did %d sweeps instead of %d", s->options->iparam[SICONOS_IPARAM_ITER_DONE], sweeps);
   out->updates = (int64_t)s->nc * sweeps;
-  for (int i = 0; i < s->nc; i++) {
-    moreau_lid k = s->perm[i];
-    s->force[3 * k] = s->r[2 * i] / dt;
-    s->force[3 * k + 1] = s->r[2 * i + 1] / dt;
-  }
+  for (int i = 0; i < s->nc; i++)
+    for (int p = 0; p < s->m; p++)
+      s->force[3 * s->perm[i] + p] = s->r[s->m * i + p] / dt;
   MOREAU_CALL(bench_carried_share(s->prob, s->force, &out->share));
   return MOREAU_SUCCESS;
 }
