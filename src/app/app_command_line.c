@@ -45,9 +45,18 @@ static int is_name(const char *w) { return w[0] == '-' && isalpha((unsigned char
 
 static int is_help(const char *w) { return !strcmp(w, "-help") || !strcmp(w, "--help") || !strcmp(w, "-h"); }
 
-/* PETSc ignores the case of option names, so -Dt would be read as -dt:
- * names are checked as spelled against the registry. */
-static int check_case(checker *c, const char *w)
+/* Options PETSc acts on while it reads the command line and the files, in
+ * any case (it compares them with strcasecmp): a pop without a push, a
+ * missing prefix or a YAML file nobody checked stops it with its page on
+ * every rank. moreau's names carry no prefix and its files are plain text,
+ * so these are refused here. */
+static const char *const petsc_reader_options[] = {"-prefix_push", "-prefix_pop", "-options_file_yaml",
+                                                   "-options_string_yaml", NULL};
+
+/* PETSc ignores the case of option names, so -Dt would be read as -dt and
+ * -Options_file would open a file: names are checked as spelled against the
+ * registry and against the options PETSc's reader acts on. */
+static int check_name(checker *c, const char *w)
 {
   char lower[128];
   size_t n = strlen(w);
@@ -57,7 +66,10 @@ static int check_case(checker *c, const char *w)
     upper |= isupper((unsigned char)w[i]);
     lower[i] = (char)tolower((unsigned char)w[i]);
   }
-  if (upper && moreau_options_find(lower))
+  for (const char *const *r = petsc_reader_options; *r; r++)
+    if (!strcmp(lower, *r))
+      return fail(c, "option %s: not supported (moreau reads plain-text options files of full option names)%s", w, "");
+  if (upper && (moreau_options_find(lower) || !strcmp(lower, "-options_file")))
     return fail(c, "option %s: option names are lower case (did you mean %s?)", w, lower);
   return 1;
 }
@@ -167,7 +179,7 @@ static int check_includes(checker *c, const char *path, char *text)
       *p++ = ' ';
   word = strtok_r(text, " \t\r\n", &save);
   while (word) {
-    if (is_name(word) && (!check_case(c, word) || !check_repeat(c, &seen, word, path))) return 0;
+    if (is_name(word) && (!check_name(c, word) || !check_repeat(c, &seen, word, path))) return 0;
     if (!strcmp(word, "-options_file")) {
       char *name = strtok_r(NULL, " \t\r\n", &save);
       if (!name) return fail(c, "-options_file in %s%s needs a file name", path, "");
@@ -234,7 +246,7 @@ static int check_word(checker *c, char **argv, int i)
              eq + 1);
     return 0;
   }
-  if (is_name(w)) return check_case(c, w);
+  if (is_name(w)) return check_name(c, w);
   if (is_help(prev)) return fail(c, "option %s takes no value (got '%s')", prev, w);
   /* PETSc reads an empty value as no value: a flag set to true. */
   if (!w[0] && is_name(prev)) return fail(c, "option %s: empty value ''%s", prev, "");

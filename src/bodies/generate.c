@@ -24,6 +24,8 @@ moreau_err moreau_gen_check_shape(int dim, const moreau_gen_params *p)
                  axis_name[k]);
     MOREAU_CHECK(p->hi[k] > p->lo[k], MOREAU_ERR_INPUT, "-gen_box: %c max (%g) must exceed %c min (%g)", axis_name[k],
                  p->hi[k], axis_name[k], p->lo[k]);
+    MOREAU_CHECK(isfinite(p->hi[k] - p->lo[k]), MOREAU_ERR_INPUT,
+                 "-gen_box: %c extent (%g to %g) is too large to be a number", axis_name[k], p->lo[k], p->hi[k]);
   }
   MOREAU_CALL(moreau_gen_check_sizes(p));
   MOREAU_CHECK(p->fraction >= 0.0 && p->fraction < 1.0, MOREAU_ERR_INPUT,

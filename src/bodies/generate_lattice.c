@@ -5,6 +5,9 @@
 
 /* Sites per axis are clamped so that their product stays an int64. */
 #define MAX_SITES_PER_AXIS 4.0e18
+/* The most sites per axis the radius search tries: doubling past it would
+ * overflow an int64. */
+#define MAX_TRIAL_SITES ((int64_t)1 << 61)
 
 static double lattice_spacing(const moreau_gen_params *p)
 {
@@ -43,17 +46,21 @@ static int spacing_fits(int dim, const moreau_gen_params *p, double s)
 
 /* The largest spacing that fits n sites makes some axis hold exactly m sites,
  * so it is L_k / m for some axis k and integer m; on each axis, the smallest
- * such m that fits gives that axis's candidate (fitting is monotone in m). */
+ * such m that fits gives that axis's candidate (fitting is monotone in m).
+ * An axis far longer than another may have none below MAX_TRIAL_SITES; the
+ * shortest axis always has one (m^dim sites fit n for m <= 2^32). */
 double moreau_gen_lattice_auto_radius(int dim, const moreau_gen_params *p)
 {
   double best = 0.0, s_min, s_max;
   for (int k = 0; k < dim; k++) {
     double len = p->hi[k] - p->lo[k];
     int64_t lo = 0, hi = 1;
-    while (!spacing_fits(dim, p, len / (double)hi)) {
+    int fits;
+    while (!(fits = spacing_fits(dim, p, len / (double)hi)) && hi < MAX_TRIAL_SITES) {
       lo = hi;
       hi *= 2;
     }
+    if (!fits) continue;
     while (hi - lo > 1) {
       int64_t mid = lo + (hi - lo) / 2;
       if (spacing_fits(dim, p, len / (double)mid))

@@ -1,3 +1,4 @@
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -59,12 +60,13 @@ static moreau_err pairs_from_option(moreau_materials *m, const pair_option *opt)
   MOREAU_CHECK(nv % width == 0, MOREAU_ERR_INPUT, "option %s: expected groups of %d values i,j,%s, got %d values",
                opt->name, width, opt->fields, nv);
   for (int k = 0; k < nv; k += width) {
-    int i = (int)v[k], j = (int)v[k + 1];
-    MOREAU_CHECK(i == v[k] && j == v[k + 1], MOREAU_ERR_INPUT, "option %s: material ids must be integers, got %g,%g",
-                 opt->name, v[k], v[k + 1]);
-    MOREAU_CHECK(i >= 0 && i < m->n && j >= 0 && j < m->n, MOREAU_ERR_INPUT,
-                 "option %s: materials %d,%d do not exist (there are %d: ids 0 to %d)", opt->name, i, j, m->n,
+    /* Checked as reals: a huge id has no int to be converted to. */
+    MOREAU_CHECK(v[k] == floor(v[k]) && v[k + 1] == floor(v[k + 1]), MOREAU_ERR_INPUT,
+                 "option %s: material ids must be integers, got %g,%g", opt->name, v[k], v[k + 1]);
+    MOREAU_CHECK(v[k] >= 0 && v[k] < m->n && v[k + 1] >= 0 && v[k + 1] < m->n, MOREAU_ERR_INPUT,
+                 "option %s: materials %g,%g do not exist (there are %d: ids 0 to %d)", opt->name, v[k], v[k + 1], m->n,
                  m->n - 1);
+    int i = (int)v[k], j = (int)v[k + 1];
     moreau_pair_law law = *moreau_materials_pair(m, i, j);
     char where[96];
     opt->set(&law, &v[k + 2]);

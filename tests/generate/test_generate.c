@@ -297,6 +297,27 @@ START_TEST(lattice_auto_radius_is_largest)
 }
 END_TEST
 
+/* A box far longer than it is thin: the long axis has no spacing below 2^61
+ * sites that fits n (its search once doubled an int64 past overflow); the
+ * short one sets it, and it is still the largest. */
+START_TEST(lattice_auto_radius_thin_box)
+{
+  for (int dim = 2; dim <= 3; dim++) {
+    moreau_gen_params p = params(MOREAU_GEN_LATTICE, dim, 50);
+    moreau_bodies *b = NULL;
+    p.hi[0] = 1e30;
+    ck_assert_int_eq(moreau_generate_auto_radius(dim, &p, &p.radius), MOREAU_SUCCESS);
+    ck_assert(p.radius > 0.2 && p.radius < 1.0);
+    ck_assert_int_ge(moreau_generate_lattice_capacity(dim, &p), p.n);
+    ck_assert_int_eq(moreau_bodies_create(MPI_COMM_WORLD, dim, &b), MOREAU_SUCCESS);
+    ck_assert_int_eq(moreau_generate(&p, b, materials), MOREAU_SUCCESS);
+    destroy(&b);
+    p.radius *= 1.000001;
+    ck_assert_int_lt(moreau_generate_lattice_capacity(dim, &p), p.n);
+  }
+}
+END_TEST
+
 START_TEST(random_auto_radius_fill)
 {
   for (int dim = 2; dim <= 3; dim++) {
@@ -591,6 +612,7 @@ START_TEST(input_errors)
       p = good, p.n = -3, expect_input_error(&p, dim, "-gen_n");
       p = good, p.hi[dim - 1] = p.lo[dim - 1], expect_input_error(&p, dim, "-gen_box");
       p = good, p.hi[0] = -1.0, expect_input_error(&p, dim, "-gen_box");
+      p = good, p.lo[0] = -1e308, p.hi[0] = 1e308, expect_input_error(&p, dim, "-gen_box: x extent");
       p = good, p.polydispersity = 1.0, expect_input_error(&p, dim, "-gen_polydispersity");
       p = good, p.polydispersity = -0.1, expect_input_error(&p, dim, "-gen_polydispersity");
       p = good, p.jitter = 1.5, expect_input_error(&p, dim, "-gen_jitter");
@@ -844,6 +866,7 @@ static Suite *generate_suite(void)
   tcase_add_test(geometry, random_3d);
   tcase_add_test(geometry, random_few_in_flat_box);
   tcase_add_test(geometry, lattice_auto_radius_is_largest);
+  tcase_add_test(geometry, lattice_auto_radius_thin_box);
   tcase_add_test(geometry, random_auto_radius_fill);
   tcase_add_test(geometry, seed_changes_positions);
   tcase_add_test(geometry, bidisperse_number_fraction);
