@@ -87,8 +87,9 @@ static inline void moreau_row2d_update(moreau_row2d *r, double pn, double pt, in
  * targets. */
 static inline void moreau_row3d_rhs(const moreau_row3d *r, double *rhs)
 {
-  double wb_cb[3], wa_ca[3], dv[3], u[3];
+  double wb_cb[3], wa_ca[3], dv[3], u[3], s[3];
   const double *W = r->W;
+  moreau_row3d_binormal(r, s);
   /* The velocity of b's contact point relative to a's, in the frame. */
   moreau_cross3(r->wb, r->cb, wb_cb);
   moreau_cross3(r->wa, r->ca, wa_ca);
@@ -96,7 +97,7 @@ static inline void moreau_row3d_rhs(const moreau_row3d *r, double *rhs)
     dv[k] = r->vb[k] - r->va[k] + wb_cb[k] - wa_ca[k];
   u[0] = moreau_dot3(r->n, dv);
   u[1] = moreau_dot3(r->t, dv);
-  u[2] = moreau_dot3(r->s, dv);
+  u[2] = moreau_dot3(s, dv);
   rhs[0] = r->target[0] - u[0] + W[0] * r->p[0] + W[1] * r->p[1] + W[2] * r->p[2];
   rhs[1] = r->target[1] - u[1] + W[1] * r->p[0] + W[3] * r->p[1] + W[4] * r->p[2];
   rhs[2] = r->target[2] - u[2] + W[2] * r->p[0] + W[4] * r->p[1] + W[5] * r->p[2];
@@ -153,14 +154,21 @@ static inline double moreau_coulomb3d_slide(const double *W, const double *rhs, 
 static inline int moreau_coulomb3d(const moreau_row3d *r, const double *rhs, double mu_stick, double mu_slide,
                                    double *p)
 {
-  const double *Wi = r->Winv;
+  const double *W = r->W;
   if (rhs[0] <= 0.0) {
     p[0] = p[1] = p[2] = 0.0;
     return 0;
   }
-  p[0] = Wi[0] * rhs[0] + Wi[1] * rhs[1] + Wi[2] * rhs[2];
-  p[1] = Wi[1] * rhs[0] + Wi[3] * rhs[1] + Wi[4] * rhs[2];
-  p[2] = Wi[2] * rhs[0] + Wi[4] * rhs[1] + Wi[5] * rhs[2];
+  /* The sticking impulse W^-1 rhs by cofactors (det > 0: rows with a
+   * singular W are not built), not read from the record: a random sweep
+   * waits on the bytes it moves, not on these flops (blocks, whose records
+   * stream, pay 5 % for them; benchmarks/README.md, the 3D bed). */
+  const double c00 = W[3] * W[5] - W[4] * W[4], c01 = W[2] * W[4] - W[1] * W[5], c02 = W[1] * W[4] - W[2] * W[3];
+  const double c11 = W[0] * W[5] - W[2] * W[2], c12 = W[1] * W[2] - W[0] * W[4], c22 = W[0] * W[3] - W[1] * W[1];
+  const double inv_det = 1.0 / (W[0] * c00 + W[1] * c01 + W[2] * c02);
+  p[0] = (c00 * rhs[0] + c01 * rhs[1] + c02 * rhs[2]) * inv_det;
+  p[1] = (c01 * rhs[0] + c11 * rhs[1] + c12 * rhs[2]) * inv_det;
+  p[2] = (c02 * rhs[0] + c12 * rhs[1] + c22 * rhs[2]) * inv_det;
   double pt = sqrt(p[1] * p[1] + p[2] * p[2]);
   if (p[0] > 0.0 && pt <= mu_stick * p[0]) return 0;
   double e[2] = {1.0, 0.0};

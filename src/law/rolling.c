@@ -184,8 +184,10 @@ static inline void solve2d(rolling_row2d *c, int max_ratio, moreau_sweep_sums *s
 static inline void apply_torque3d(rolling_row3d *c, const double *dq)
 {
   moreau_row3d *r = &c->r;
+  double s[3];
+  moreau_row3d_binormal(r, s);
   for (int k = 0; k < 3; k++) {
-    double t = dq[0] * r->n[k] + dq[1] * r->t[k] + dq[2] * r->s[k];
+    double t = dq[0] * r->n[k] + dq[1] * r->t[k] + dq[2] * s[k];
     r->wa[k] -= r->iia * t;
     r->wb[k] += r->iib * t;
   }
@@ -216,12 +218,13 @@ static inline double torque_block(rolling_row3d *c)
 {
   moreau_row3d *r = &c->r;
   const double wqq = r->iia + r->iib;
-  double om[3], q[3], dq[3];
+  double om[3], q[3], dq[3], s[3];
+  moreau_row3d_binormal(r, s);
   for (int k = 0; k < 3; k++)
     om[k] = r->wb[k] - r->wa[k];
   q[0] = c->q[0] - moreau_dot3(r->n, om) / wqq;
   q[1] = c->q[1] - moreau_dot3(r->t, om) / wqq;
-  q[2] = c->q[2] - moreau_dot3(r->s, om) / wqq;
+  q[2] = c->q[2] - moreau_dot3(s, om) / wqq;
   const double lim_o = c->m_o * r->p[0], lim_r = c->m_r * r->p[0];
   if (q[0] > lim_o) q[0] = lim_o;
   if (q[0] < -lim_o) q[0] = -lim_o;

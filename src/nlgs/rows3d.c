@@ -2,20 +2,10 @@
 
 #include "nlgs_private.h"
 
-/* Inverse of the symmetric 3x3 matrix (nn, nt, ns, tt, ts, ss); returns the
- * determinant (the inverse is only set when it is positive). */
-static double invert_sym3(const double *W, double *Wi)
+/* Determinant of the symmetric 3x3 matrix (nn, nt, ns, tt, ts, ss). */
+static double sym3_det(const double *W)
 {
-  double c00 = W[3] * W[5] - W[4] * W[4], c01 = W[2] * W[4] - W[1] * W[5], c02 = W[1] * W[4] - W[2] * W[3];
-  double det = W[0] * c00 + W[1] * c01 + W[2] * c02;
-  if (!(det > 0.0)) return det;
-  Wi[0] = c00 / det;
-  Wi[1] = c01 / det;
-  Wi[2] = c02 / det;
-  Wi[3] = (W[0] * W[5] - W[2] * W[2]) / det;
-  Wi[4] = (W[1] * W[2] - W[0] * W[4]) / det;
-  Wi[5] = (W[0] * W[3] - W[1] * W[1]) / det;
-  return det;
+  return W[0] * (W[3] * W[5] - W[4] * W[4]) + W[1] * (W[2] * W[4] - W[1] * W[5]) + W[2] * (W[1] * W[4] - W[2] * W[3]);
 }
 
 /* y = I^-1 x for a row side: its tensor, or iso times the identity. */
@@ -55,7 +45,6 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     double r_eff = ra;
     memcpy(r->n, e[0], sizeof(r->n));
     memcpy(r->t, e[1], sizeof(r->t));
-    memcpy(r->s, e[2], sizeof(r->s));
     r->va = &b->v[3 * ia];
     r->wa = &b->w[3 * ia];
     r->ima = b->inv_mass[ia] * s->mult[ia];
@@ -104,7 +93,7 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
       if (r->ga) r->W[m] += moreau_dot3(e[i], r->ga) * moreau_dot3(e[j], r->ga);
       if (r->gb) r->W[m] += moreau_dot3(e[i], r->gb) * moreau_dot3(e[j], r->gb);
     }
-    if (!(invert_sym3(r->W, r->Winv) > 0.0)) continue;
+    if (!(sym3_det(r->W) > 0.0)) continue; /* the local solve needs W^-1 */
 
     const moreau_pair_law *pair = moreau_materials_pair(prob->materials, b->material[ia], mat_b);
     moreau_law_contact lc = {c->gap[k], &prob->u_minus[3 * k], prob->dt, r_eff,
@@ -115,7 +104,7 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     const double *vs = &c->vshift[3 * k];
     r->target[0] -= vs[0] * r->n[0] + vs[1] * r->n[1] + vs[2] * r->n[2];
     r->target[1] -= vs[0] * r->t[0] + vs[1] * r->t[1] + vs[2] * r->t[2];
-    r->target[2] -= vs[0] * r->s[0] + vs[1] * r->s[1] + vs[2] * r->s[2];
+    r->target[2] -= vs[0] * e[2][0] + vs[1] * e[2][1] + vs[2] * e[2][2];
     for (int i = 0; i < 3; i++)
       r->p[i] = c->force[3 * k + i] * prob->dt;
     s->row_contact[nrows] = k;

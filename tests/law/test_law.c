@@ -433,25 +433,21 @@ static void sphere_on_wall(sphere3d *s, double m, double rad, const double *v, c
   r->wb = s->wb;
   memcpy(r->n, s->e[0], sizeof(r->n));
   memcpy(r->t, s->e[1], sizeof(r->t));
-  memcpy(r->s, s->e[2], sizeof(r->s));
   memcpy(r->ca, s->c, sizeof(r->ca));
   r->ima = 1.0 / m;
   set_inverse_inertia(s, s->inertia);
   r->W[0] = 1.0 / m;
   r->W[3] = r->W[5] = 3.5 / m;
-  r->Winv[0] = m;
-  r->Winv[3] = r->Winv[5] = m / 3.5;
 }
 
 /* The same wall and frame, but a body of inertia I touched at an arbitrary
  * point c (a corner or an edge), so that W couples the normal and the
- * tangential rows: W_ij = e_i . e_j / m + (c x e_i) . (c x e_j) / I, and its
- * inverse by cofactors. */
+ * tangential rows: W_ij = e_i . e_j / m + (c x e_i) . (c x e_j) / I. */
 static void body_on_wall(sphere3d *s, double m, double inertia, const double *c, const double *v, const double *w)
 {
   static const int ij[6][2] = {{0, 0}, {0, 1}, {0, 2}, {1, 1}, {1, 2}, {2, 2}};
   moreau_row3d *r = &s->row;
-  double *W = r->W, *Wi = r->Winv, det, c_x[9];
+  double *W = r->W, c_x[9];
   sphere_on_wall(s, m, 1.0, v, w);
   s->inertia = inertia;
   s->rad = 0.0;
@@ -464,24 +460,29 @@ static void body_on_wall(sphere3d *s, double m, double inertia, const double *c,
     int i = ij[k][0], j = ij[k][1];
     W[k] = dot(s->e[i], s->e[j]) / m + dot(&c_x[3 * i], &c_x[3 * j]) / inertia;
   }
-  Wi[0] = W[3] * W[5] - W[4] * W[4];
-  Wi[1] = W[2] * W[4] - W[1] * W[5];
-  Wi[2] = W[1] * W[4] - W[2] * W[3];
-  det = W[0] * Wi[0] + W[1] * Wi[1] + W[2] * Wi[2];
-  ck_assert_msg(det > 0.0, "W is positive definite");
-  Wi[3] = W[0] * W[5] - W[2] * W[2];
-  Wi[4] = W[1] * W[2] - W[0] * W[4];
-  Wi[5] = W[0] * W[3] - W[1] * W[1];
-  for (int k = 0; k < 6; k++)
-    Wi[k] /= det;
+  ck_assert_msg(W[0] * (W[3] * W[5] - W[4] * W[4]) + W[1] * (W[2] * W[4] - W[1] * W[5]) +
+                        W[2] * (W[1] * W[4] - W[2] * W[3]) >
+                    0.0,
+                "W is positive definite");
 }
 
-/* y = W x for the symmetric layout (nn, nt, ns, tt, ts, ss). */
-static void sym_mul(const double *W, const double *x, double *y)
+/* x solving W x = y for the symmetric layout, by Cramer's rule on the full
+ * matrix (independent of the solver's cofactors). */
+static void sym_solve(const double *W, const double *y, double *x)
 {
-  y[0] = W[0] * x[0] + W[1] * x[1] + W[2] * x[2];
-  y[1] = W[1] * x[0] + W[3] * x[1] + W[4] * x[2];
-  y[2] = W[2] * x[0] + W[4] * x[1] + W[5] * x[2];
+  const double A[3][3] = {{W[0], W[1], W[2]}, {W[1], W[3], W[4]}, {W[2], W[4], W[5]}};
+  double det = 0.0;
+  for (int j = 0; j < 3; j++)
+    det += A[0][j] * (A[1][(j + 1) % 3] * A[2][(j + 2) % 3] - A[1][(j + 2) % 3] * A[2][(j + 1) % 3]);
+  for (int k = 0; k < 3; k++) {
+    double B[3][3], d = 0.0;
+    memcpy(B, A, sizeof(B));
+    for (int i = 0; i < 3; i++)
+      B[i][k] = y[i];
+    for (int j = 0; j < 3; j++)
+      d += B[0][j] * (B[1][(j + 1) % 3] * B[2][(j + 2) % 3] - B[1][(j + 2) % 3] * B[2][(j + 1) % 3]);
+    x[k] = d / det;
+  }
 }
 
 static void setup3d(sphere3d *s, double mu, double e_n, double e_t, double gap, double dt)
@@ -691,7 +692,7 @@ START_TEST(test_3d_noncentral)
     /* The sticking impulse, here: W^-1 (0 - u-). */
     for (int i = 0; i < 3; i++)
       rhs[i] = -u0[i];
-    sym_mul(s.row.Winv, rhs, p_stick);
+    sym_solve(s.row.W, rhs, p_stick);
     ck_assert_msg(p_stick[0] > 0.0, "the fixture presses");
     ck_assert_msg((hypot(p_stick[1], p_stick[2]) > mu * p_stick[0]) == slide, "the fixture %s",
                   slide ? "slides" : "sticks");

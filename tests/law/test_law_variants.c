@@ -371,7 +371,6 @@ static void build3d(pair3d *p, const moreau_law *law, const moreau_pair_law *pai
   }
   memcpy(r->n, p->e[0], sizeof(r->n));
   memcpy(r->t, p->e[1], sizeof(r->t));
-  memcpy(r->s, p->e[2], sizeof(r->s));
   r->va = p->v[0];
   r->wa = p->w[0];
   r->vb = p->v[1];
@@ -398,15 +397,6 @@ static void build3d(pair3d *p, const moreau_law *law, const moreau_pair_law *pai
     r->W[m] = (i == j ? r->ima + r->imb_n : 0.0) + r->iia * dot(&ca_x[3 * i], &ca_x[3 * j]) +
               r->iib * dot(&cb_x[3 * i], &cb_x[3 * j]);
   }
-  const double *W = r->W;
-  double c00 = W[3] * W[5] - W[4] * W[4], c01 = W[2] * W[4] - W[1] * W[5], c02 = W[1] * W[4] - W[2] * W[3];
-  double det = W[0] * c00 + W[1] * c01 + W[2] * c02;
-  r->Winv[0] = c00 / det;
-  r->Winv[1] = c01 / det;
-  r->Winv[2] = c02 / det;
-  r->Winv[3] = (W[0] * W[5] - W[2] * W[2]) / det;
-  r->Winv[4] = (W[1] * W[2] - W[0] * W[4]) / det;
-  r->Winv[5] = (W[0] * W[3] - W[1] * W[1]) / det;
   rel3d(p, um, NULL);
   moreau_law_contact c = {gap, um, dt, p->rad[0] * p->rad[1] / (p->rad[0] + p->rad[1]), p->state};
   law->setup3d(r, pair, &c);
