@@ -27,7 +27,11 @@ with, per rank holding n bodies in a cube-like subdomain:
                  sweeps to equal accuracy, fitted to section 7
   repartition    serial METIS on rank 0 (measured times for 1024 and 10^4
                  parts on 10^6 cells, scaled by the cell count) + the map's
-                 broadcast + moving the bodies that change rank
+                 broadcast + moving the bodies that change rank; or, with
+                 --partitioner rcb, the parallel bisection: log2 P levels of
+                 3 passes, each binning the rank's bodies (measured time per
+                 body and level) and one allreduce of the level's bins
+                 (min(2^l, P/2) nodes x 66 int64), + moving the bodies
 
 Efficiency (weak) = step time on 1 rank / step time on P ranks with the same
 bodies per rank; (strong) = T(P0) P0 / (T(P) P). Nothing here is fitted to
@@ -36,7 +40,7 @@ uses with bench_parallel_step's, and the 1 -> 2 rank prediction with the
 measured one.
 
   perf_model.py [--latency 1.5e-6] [--node-bandwidth 12e9] [--ranks-per-node 48]
-                [--repartition-every 1000] [--check counts.csv]
+                [--repartition-every 1000] [--partitioner metis|rcb] [--check counts.csv]
 """
 import argparse
 import csv
@@ -73,6 +77,12 @@ DIM = {
 C_IF = 0.62  # fitted: tiled 10^4 pile, 96 interface bodies per rank on a boundary 72 disks long
 A_SWEEPS = 0.5  # fitted: tall pile, mu 0.4, P = 16: 1.08-1.16x sweeps at interface fraction ~0.23
 MAX_CELLS = 2**20
+# RCB (src/part/partition_rcb.c): passes per level, int64 slots per node, and
+# the time per body and level of its binning (the partition event of a
+# 2-rank run of 10^6 bodies, which holds one level, RESULTS.md section 10).
+RCB_PASSES = 3
+RCB_SLOTS = 66
+RCB_BODY_LEVEL = {2: 108e-9, 3: 108e-9}
 STEP_LOCAL = 0.10  # local step work over the sweeps' time at 50 sweeps per step (issue 14 item 4)
 REDUCTIONS = 12  # blocking allreduces per step (parallel_comm_audit)
 BARRIERS = 2  # nonblocking barriers per step (ghosts, migration)
@@ -97,6 +107,18 @@ def metis_seconds(d, parts, cells):
         return 0.0
     pts = [(2, d["metis"][0][1] / 5)] + d["metis"]  # a 2-way split costs a fifth of 1024 (METIS k-way is log k)
     return loglog(pts, parts) * cells / 1e6
+
+
+def rcb_seconds(dim, n, P, a):
+    """One parallel bisection with n bodies per rank on P ranks."""
+    levels = math.ceil(math.log2(P))
+    t = levels * n * RCB_BODY_LEVEL[dim]
+    per_rank_bandwidth = a.node_bandwidth / a.ranks_per_node
+    for level in range(levels):
+        nbytes = min(2**level, P // 2) * RCB_SLOTS * 8
+        # A large allreduce is a reduce-scatter and an all-gather: 2 x bytes per rank.
+        t += RCB_PASSES * (2 * math.log2(P) * a.latency + 2 * nbytes / per_rank_bandwidth)
+    return t
 
 
 def step_time(dim, n, P, a):
@@ -124,10 +146,14 @@ def step_time(dim, n, P, a):
         ghost = nb * a.latency + n_if * d["ghost_bytes"] * a.ranks_per_node / a.node_bandwidth
         parts["step_comm"] = ghost + REDUCTIONS * 2 * logp * a.latency + BARRIERS * logp * a.latency
         if a.repartition_every > 0:
-            cells = min(MAX_CELLS, d["cells_per_body"] * n * P)
-            bcast = logp * (a.latency + 4 * cells / a.node_bandwidth)
             move = 0.2 * n * d["ghost_bytes"] * a.ranks_per_node / a.node_bandwidth
-            parts["repartition"] = (metis_seconds(d, P, cells) + bcast + move) / a.repartition_every
+            if a.partitioner == "rcb":
+                split = rcb_seconds(dim, n, P, a)
+            else:
+                cells = min(MAX_CELLS, d["cells_per_body"] * n * P)
+                bcast = logp * (a.latency + 4 * cells / a.node_bandwidth)
+                split = metis_seconds(d, P, cells) + bcast
+            parts["repartition"] = (split + move) / a.repartition_every
     parts["sweep"] = sweeps * sweep
     parts["local"] = STEP_LOCAL * a.sweeps * n_c * loglog(d["t_update"], n_c)
     return sum(parts.values()), parts
@@ -148,7 +174,7 @@ def table(title, rows):
 
 def project(a):
     ranks = [1, 2, 16, 128, 1024, 10000]
-    every = f"every {a.repartition_every:g} steps" if a.repartition_every > 0 else "never"
+    every = f"every {a.repartition_every:g} steps, {a.partitioner}" if a.repartition_every > 0 else "never"
     for dim in (2, 3):
         n = a.weak_bodies
         t1, _ = step_time(dim, n, 1, a)
@@ -210,6 +236,7 @@ def main():
     ap.add_argument("--sweeps", type=float, default=50, help="sweeps per step on one rank (default 50)")
     ap.add_argument("--check-every", type=int, default=1, help="-nlgs_check_every (default 1)")
     ap.add_argument("--repartition-every", type=float, default=1000, help="steps between repartitions; 0: never")
+    ap.add_argument("--partitioner", choices=("metis", "rcb"), default="metis", help="-part_type (default metis)")
     ap.add_argument("--weak-bodies", type=float, default=1e4)
     ap.add_argument("--strong-bodies", type=float, default=1e8)
     ap.add_argument("--check", metavar="CSV", help="bench_parallel_step CSV of the tiled pile to compare counts with")

@@ -21,7 +21,10 @@
  * on more than one rank), whose velocities are glued every NLGS sweep. */
 typedef struct moreau_part moreau_part;
 
-typedef enum { MOREAU_PART_METIS, MOREAU_PART_BLOCK } moreau_part_type;
+/* METIS and BLOCK split a cell grid, whose owner map every rank holds; RCB
+ * cuts space recursively (recursive coordinate bisection), computed in
+ * parallel, and every rank holds only the P - 1 cuts. */
+typedef enum { MOREAU_PART_METIS, MOREAU_PART_BLOCK, MOREAU_PART_RCB } moreau_part_type;
 
 typedef struct {
   double imbalance;           /* max / mean of per-rank work, measured on entry to the last update */
@@ -37,14 +40,17 @@ typedef struct {
   int64_t repartition_bytes;  /* sent by this rank in the migrations of those repartitions */
 } moreau_part_stats;
 
-/* The partition's cell map (the same on every rank): the grid and the owner
- * of each cell, as a checkpoint stores it. */
+/* The partition's map (the same on every rank), as a checkpoint stores it:
+ * the grid, and the owner of each cell (METIS, BLOCK) or the cuts (RCB). */
 typedef struct {
+  moreau_part_type type;
   double lo[3], h;
   int n[3];
   int32_t ncells;
   int nranks;           /* the communicator size the map was made for */
-  int *cell_rank;       /* ncells entries */
+  int *cell_rank;       /* ncells entries (METIS, BLOCK; NULL for RCB) */
+  double *rcb_cut;      /* RCB, nranks entries: entry m (1 <= m < nranks) cuts */
+  int *rcb_axis;        /* the ranks [r0, r1) with m = r0 + (r1 - r0) / 2 along rcb_axis[m] */
   int64_t repartitions; /* repartitions done before this map, for the record */
 } moreau_part_map;
 
@@ -87,9 +93,10 @@ void moreau_part_set_domain(moreau_part *part, const moreau_domain *domain);
  * dropped). history may be NULL on every rank (not on some only). Owned
  * bodies end along the Morton curve (see moreau_part_set_renumber_every),
  * the history sorted by key; ghosts are dropped.
- * Rank 0 computes the partition and broadcasts the cell map; it depends on
- * the global set of bodies (and of history entries that start on their
- * body's rank), not on which rank holds what. */
+ * With METIS and BLOCK rank 0 computes the partition and broadcasts the cell
+ * map; RCB's cuts come from histograms reduced over all ranks. Either
+ * depends on the global set of bodies (and of history entries that start on
+ * their body's rank), not on which rank holds what. */
 MOREAU_MUST_CHECK moreau_err moreau_part_setup(moreau_part *part, moreau_bodies *b, moreau_contacts *history,
                                                double margin);
 
@@ -133,13 +140,14 @@ MOREAU_MUST_CHECK moreau_err moreau_part_set_map(moreau_part *part, const moreau
  * first ghost). */
 int moreau_part_ghost_owner(const moreau_part *part, moreau_lid i);
 
-/* Not collective, after setup. The rank owning the cell of point x. */
+/* Not collective, after setup. The rank owning point x (its cell's, or its
+ * RCB region's). */
 int moreau_part_rank_of_point(const moreau_part *part, const double x[3]);
 /* Not collective, after setup. The grid: cell (i, j, k) spans
  * [lo + (i, j, k) h, lo + (i+1, j+1, k+1) h), has index i + n[0] (j + n[1] k)
  * (n[2] == 1 in 2D), and belongs to rank cell_rank[index]; points outside
  * are clamped to the edge cells. cell_rank is owned by the part and valid
- * until the next repartition. */
+ * until the next repartition (NULL for RCB, which has no cell map). */
 void moreau_part_get_grid(const moreau_part *part, double lo[3], double *h, int n[3], const int **cell_rank);
 
 /* Collective. touched[i] (i over owned + ghost bodies) says whether a contact

@@ -25,6 +25,7 @@ moreau_err ckpt_make_header(const moreau_checkpoint *ck, ckpt_header *hd)
   hd->ints[CKPT_STATE_WIDTH] = ck->history->state_width;
   hd->ints[CKPT_N_WALLS] = ck->walls->n;
   hd->ints[CKPT_NCELLS] = ck->map.ncells;
+  hd->ints[CKPT_PART_TYPE] = ck->map.type;
   for (int k = 0; k < 3; k++) {
     hd->ints[CKPT_GRID_N0 + k] = ck->map.n[k];
     hd->reals[CKPT_GRID_LO0 + k] = ck->map.lo[k];
@@ -59,7 +60,9 @@ moreau_err ckpt_header_rows(ckpt_file *f, int rank, ckpt_header *hd)
                      hd->ints[CKPT_N_BODIES] >= 0 && hd->ints[CKPT_N_HISTORY] >= 0 && hd->ints[CKPT_N_WALLS] >= 0 &&
                      hd->ints[CKPT_N_WALLS] < (1 << 20) && hd->ints[CKPT_NCELLS] >= 1 &&
                      hd->ints[CKPT_NCELLS] <= (1 << 24) && hd->ints[CKPT_NRANKS] >= 1 &&
-                     hd->ints[CKPT_STATE_WIDTH] >= 0 && hd->ints[CKPT_STATE_WIDTH] < 1024,
+                     hd->ints[CKPT_NRANKS] <= (1 << 24) && hd->ints[CKPT_PART_TYPE] >= MOREAU_PART_METIS &&
+                     hd->ints[CKPT_PART_TYPE] <= MOREAU_PART_RCB && hd->ints[CKPT_STATE_WIDTH] >= 0 &&
+                     hd->ints[CKPT_STATE_WIDTH] < 1024,
                  MOREAU_ERR_INPUT, "%s: the checkpoint's header is damaged", f->path);
     MOREAU_CALL(moreau_calloc((size_t)hd->ints[CKPT_OPTION_WORDS], 8, &hd->options_words));
   }

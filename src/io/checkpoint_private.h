@@ -22,6 +22,7 @@ enum {
   CKPT_REPARTITIONS,
   CKPT_HAS_BOX,
   CKPT_OPTION_WORDS, /* the options text in 8-byte words, NUL-padded */
+  CKPT_PART_TYPE,    /* moreau_part_type: the map is /partition/cell_rank or the RCB cuts */
   CKPT_N_INTS
 };
 enum {
@@ -36,7 +37,7 @@ enum {
   CKPT_N_REALS = CKPT_LEN_RATE0 + 3
 };
 
-#define CKPT_FORMAT_VERSION 2
+#define CKPT_FORMAT_VERSION 3
 
 typedef struct {
   int64_t ints[CKPT_N_INTS];

@@ -113,6 +113,7 @@ static moreau_err read_rng(ckpt_file *f, const ckpt_ranks *r, int64_t nranks, mo
 static moreau_err read_map(ckpt_file *f, const ckpt_ranks *r, const ckpt_header *hd, moreau_part_map *map)
 {
   memset(map, 0, sizeof(*map));
+  map->type = (moreau_part_type)hd->ints[CKPT_PART_TYPE];
   map->ncells = (int32_t)hd->ints[CKPT_NCELLS];
   map->nranks = (int)hd->ints[CKPT_NRANKS];
   map->h = hd->reals[CKPT_GRID_H];
@@ -120,6 +121,13 @@ static moreau_err read_map(ckpt_file *f, const ckpt_ranks *r, const ckpt_header 
   for (int k = 0; k < 3; k++) {
     map->n[k] = (int)hd->ints[CKPT_GRID_N0 + k];
     map->lo[k] = hd->reals[CKPT_GRID_LO0 + k];
+  }
+  if (map->type == MOREAU_PART_RCB) {
+    MOREAU_CALL(moreau_malloc((size_t)map->nranks * sizeof(double), &map->rcb_cut));
+    MOREAU_CALL(moreau_malloc((size_t)map->nranks * sizeof(int), &map->rcb_axis));
+    MOREAU_CALL(ckpt_replicated(f, r->rank, "/partition/rcb_cut", MOREAU_FIELD_F64, map->nranks, 0, map->rcb_cut));
+    MOREAU_CALL(ckpt_replicated(f, r->rank, "/partition/rcb_axis", MOREAU_FIELD_I32, map->nranks, 0, map->rcb_axis));
+    return MOREAU_SUCCESS;
   }
   MOREAU_CALL(moreau_malloc((size_t)map->ncells * sizeof(int), &map->cell_rank));
   MOREAU_CALL(ckpt_replicated(f, r->rank, "/partition/cell_rank", MOREAU_FIELD_I32, map->ncells, 0, map->cell_rank));
@@ -218,6 +226,8 @@ moreau_err moreau_checkpoint_read(const char *path, MPI_Comm comm, int dim, more
   ck->shape_rows = NULL;
   ck->n_shape_rows = 0;
   ck->map.cell_rank = NULL;
+  ck->map.rcb_cut = NULL;
+  ck->map.rcb_axis = NULL;
   MOREAU_CALL(moreau_error_agree(comm, access(path, R_OK) == 0
                                            ? MOREAU_SUCCESS
                                            : moreau_error_raise(MOREAU_ERR_INPUT, __FILE__, __LINE__, __func__,
@@ -243,6 +253,8 @@ void moreau_checkpoint_free(moreau_checkpoint *ck)
   moreau_free(&ck->shape_rows);
   ck->n_shape_rows = 0;
   moreau_free(&ck->map.cell_rank);
+  moreau_free(&ck->map.rcb_cut);
+  moreau_free(&ck->map.rcb_axis);
 }
 
 /* Reads the whole file into scratch containers, which verifies it. */

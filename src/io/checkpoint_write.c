@@ -57,7 +57,13 @@ static moreau_err write_contents(ckpt_file *f, const moreau_checkpoint *ck, ckpt
   MOREAU_CALL(ckpt_walls_rows(f, rank, w->n, w->point, w->normal, w->velocity, w->reaction, w->mass, w->drive,
                               w->material, (int32_t *)w->mode));
   MOREAU_CALL(ckpt_rows(f, "/rng/state", MOREAU_FIELD_I64, size, rank, 1, 4, (void *)ck->rng));
-  MOREAU_CALL(ckpt_replicated(f, rank, "/partition/cell_rank", MOREAU_FIELD_I32, ck->map.ncells, 0, ck->map.cell_rank));
+  if (ck->map.type == MOREAU_PART_RCB) {
+    MOREAU_CALL(ckpt_replicated(f, rank, "/partition/rcb_cut", MOREAU_FIELD_F64, size, 0, ck->map.rcb_cut));
+    MOREAU_CALL(ckpt_replicated(f, rank, "/partition/rcb_axis", MOREAU_FIELD_I32, size, 0, ck->map.rcb_axis));
+  } else {
+    MOREAU_CALL(
+        ckpt_replicated(f, rank, "/partition/cell_rank", MOREAU_FIELD_I32, ck->map.ncells, 0, ck->map.cell_rank));
+  }
   if (ck->n_shape_rows > 0)
     MOREAU_CALL(ckpt_replicated(f, rank, "/shapes/contactors", MOREAU_FIELD_F64, ck->n_shape_rows,
                                 MOREAU_CHECKPOINT_SHAPE_COLS, ck->shape_rows));

@@ -16,7 +16,7 @@ static moreau_err redistribute(moreau_part *part, moreau_bodies *b, moreau_conta
   MOREAU_CALL(moreau_malloc((size_t)b->n_owned * sizeof(int), &body_dest));
   MOREAU_CALL(moreau_malloc((size_t)n_hist * sizeof(int), &hist_dest));
   for (moreau_lid i = 0; i < b->n_owned; i++)
-    body_dest[i] = part->cell_rank[part_grid_cell(&part->grid, &b->x[3 * i])];
+    body_dest[i] = part_owner(part, &b->x[3 * i]);
   for (moreau_lid j = 0; j < n_hist; j++)
     hist_dest[j] = hist_lid[j] >= 0 ? body_dest[hist_lid[j]] : -1;
   if (global_orphans > 0) MOREAU_CALL(part_history_route(part, b, body_dest, history, &hist_dest));
@@ -69,7 +69,8 @@ moreau_err moreau_part_update(moreau_part *part, moreau_bodies *b, moreau_contac
     int64_t bytes0 = part->stats.exchange_bytes;
     moreau_log_begin(MOREAU_EV_REPARTITION);
     MOREAU_CALL(part_partition(part, b, history));
-    MOREAU_CALL(part_relabel(part, b));
+    /* RCB's cuts move with the weight, and each rank keeps its region. */
+    if (part->type != MOREAU_PART_RCB) MOREAU_CALL(part_relabel(part, b));
     MOREAU_CALL(redistribute(part, b, history, hist_lid, sum[1]));
     if (part->renumber_every > 0) MOREAU_CALL(moreau_error_agree(part->comm, part_renumber(part, b)));
     moreau_log_end(MOREAU_EV_REPARTITION);

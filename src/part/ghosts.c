@@ -29,8 +29,25 @@ static moreau_err add_pair(moreau_lid i, int r, moreau_lid first, moreau_lid *n,
   return MOREAU_SUCCESS;
 }
 
+/* The pairs of body i (or its image at x) with the ranks whose RCB region
+ * meets the box x +- reach. */
+static moreau_err rcb_pairs(const moreau_part *part, moreau_lid i, const double *x, double reach, moreau_lid first,
+                            moreau_lid *n, moreau_lid *cap, int **rank, moreau_lid **lid)
+{
+  double lo[3], hi[3];
+  part_rcb_walk w;
+  for (int d = 0; d < 3; d++) {
+    lo[d] = x[d] - reach;
+    hi[d] = x[d] + reach;
+  }
+  part_rcb_walk_start(part, &w);
+  for (int r = part_rcb_walk_next(part, &w, lo, hi); r >= 0; r = part_rcb_walk_next(part, &w, lo, hi))
+    if (r != part->rank) MOREAU_CALL(add_pair(i, r, first, n, cap, rank, lid));
+  return MOREAU_SUCCESS;
+}
+
 /* (rank, lid) pairs: owned body lid is copied to rank when a cell of rank
- * lies within reach of the body or of one of its periodic images (the ghost
+ * (or its RCB region) lies within reach of the body or of one of its periodic images (the ghost
  * keeps its own position: detection finds the image). Bodies are visited in
  * gid order, so each rank's list is in gid order. A rank that is its own
  * periodic neighbour already holds the body. */
@@ -68,6 +85,10 @@ static moreau_err ghost_pairs(moreau_part *part, const moreau_bodies *b, double 
             miss |= periodic[d] && (x[d] + reach < box_lo[d] || x[d] - reach > box_hi[d]);
           }
           if (miss) continue;
+          if (part->type == MOREAU_PART_RCB) {
+            MOREAU_CALL(rcb_pairs(part, i, x, reach, first, &n, &cap, rank, lid));
+            continue;
+          }
           part_grid_range(g, x, reach, lo, hi);
           for (int c2 = lo[2]; c2 <= hi[2]; c2++)
             for (int c1 = lo[1]; c1 <= hi[1]; c1++)

@@ -5,8 +5,9 @@
 #include "part_private.h"
 
 const moreau_option_spec moreau_part_options[] = {
-    {"-part_type", "<metis|block>", "metis",
-     "split of the cell grid over the ranks: METIS k-way on the cell graph, or weighted blocks along the longest axis"},
+    {"-part_type", "<metis|block|rcb>", "metis",
+     "split over the ranks: METIS k-way on the cell graph, weighted blocks of cells along the longest axis, or "
+     "recursive coordinate bisection computed in parallel (no rank holds a cell map)"},
     {"-part_imbalance", "<real>", "1.2",
      "repartition when max/mean of per-rank work (owned bodies + contacts) exceeds this (>= 1)"},
     {"-part_cell_size", "<real>", "0", "edge of the partition cells; 0: twice the largest radius"},
@@ -36,6 +37,8 @@ moreau_err moreau_part_destroy(moreau_part **part)
   moreau_part *p = *part;
   if (!p) return MOREAU_SUCCESS;
   moreau_free(&p->cell_rank);
+  moreau_free(&p->rcb_cut);
+  moreau_free(&p->rcb_axis);
   moreau_free(&p->ghost_owner);
   moreau_free(&p->gid_index);
   moreau_free(&p->gid_order);
@@ -49,7 +52,8 @@ moreau_err moreau_part_destroy(moreau_part **part)
 
 moreau_err moreau_part_set_from_options(moreau_part *part)
 {
-  static const char *const types[] = {"metis", "block", NULL};
+  static const char *const types[] = {"metis", "block", "rcb", NULL};
+  static const moreau_part_type type_of[] = {MOREAU_PART_METIS, MOREAU_PART_BLOCK, MOREAU_PART_RCB};
   int type;
   double threshold, h;
   int64_t every;
@@ -62,7 +66,7 @@ moreau_err moreau_part_set_from_options(moreau_part *part)
   MOREAU_CALL(moreau_option_int("-part_renumber_every", &every));
   MOREAU_CHECK(every >= 0 && every <= INT32_MAX, MOREAU_ERR_INPUT,
                "-part_renumber_every must be >= 0 (0: never), got %" PRId64, every);
-  part->type = type == 0 ? MOREAU_PART_METIS : MOREAU_PART_BLOCK;
+  part->type = type_of[type];
   part->threshold = threshold;
   part->cell_size_option = h;
   part->renumber_every = (int)every;
@@ -83,26 +87,25 @@ int moreau_part_ghost_owner(const moreau_part *part, moreau_lid i) { return part
 
 void moreau_part_get_stats(const moreau_part *part, moreau_part_stats *stats) { *stats = part->stats; }
 
-int moreau_part_rank_of_point(const moreau_part *part, const double x[3])
-{
-  return part->cell_rank[part_grid_cell(&part->grid, x)];
-}
+int moreau_part_rank_of_point(const moreau_part *part, const double x[3]) { return part_owner(part, x); }
 
 void moreau_part_get_map(const moreau_part *part, moreau_part_map *map)
 {
+  map->type = part->type;
   memcpy(map->lo, part->grid.lo, sizeof(map->lo));
   map->h = part->grid.h;
   memcpy(map->n, part->grid.n, sizeof(map->n));
   map->ncells = part->grid.ncells;
   map->nranks = part->size;
-  map->cell_rank = part->cell_rank;
+  map->cell_rank = part->type == MOREAU_PART_RCB ? NULL : part->cell_rank;
+  map->rcb_cut = part->type == MOREAU_PART_RCB ? part->rcb_cut : NULL;
+  map->rcb_axis = part->type == MOREAU_PART_RCB ? part->rcb_axis : NULL;
   map->repartitions = part->stats.repartitions;
 }
 
-moreau_err moreau_part_set_map(moreau_part *part, const moreau_part_map *map)
+static moreau_err check_map(const moreau_part *part, const moreau_part_map *map)
 {
   int64_t cells = 1;
-  if (map->nranks != part->size) return MOREAU_SUCCESS;
   for (int k = 0; k < 3; k++) {
     MOREAU_CHECK(map->n[k] >= 1, MOREAU_ERR_INPUT, "partition map: %d cells along axis %d", map->n[k], k);
     cells *= map->n[k];
@@ -110,11 +113,35 @@ moreau_err moreau_part_set_map(moreau_part *part, const moreau_part_map *map)
   MOREAU_CHECK(cells == map->ncells && map->h > 0 && isfinite(map->h), MOREAU_ERR_INPUT,
                "partition map: inconsistent grid (%lld cells for %d x %d x %d, edge %g)", (long long)map->ncells,
                map->n[0], map->n[1], map->n[2], map->h);
+  if (map->type == MOREAU_PART_RCB) {
+    for (int m = 1; m < part->size; m++)
+      MOREAU_CHECK(map->rcb_axis[m] >= 0 && map->rcb_axis[m] < 3 && isfinite(map->rcb_cut[m]), MOREAU_ERR_INPUT,
+                   "partition map: cut %d along axis %d at %g", m, map->rcb_axis[m], map->rcb_cut[m]);
+    return MOREAU_SUCCESS;
+  }
   for (int32_t c = 0; c < map->ncells; c++)
     MOREAU_CHECK(map->cell_rank[c] >= 0 && map->cell_rank[c] < part->size, MOREAU_ERR_INPUT,
                  "partition map: cell %d owned by rank %d of %d", (int)c, map->cell_rank[c], part->size);
-  MOREAU_CALL(moreau_realloc((size_t)map->ncells * sizeof(int), &part->cell_rank));
-  memcpy(part->cell_rank, map->cell_rank, (size_t)map->ncells * sizeof(int));
+  return MOREAU_SUCCESS;
+}
+
+/* A map of another kind than the one asked for now is ignored like one for
+ * another rank count. */
+moreau_err moreau_part_set_map(moreau_part *part, const moreau_part_map *map)
+{
+  if (map->nranks != part->size || map->type != part->type) return MOREAU_SUCCESS;
+  MOREAU_CALL(check_map(part, map));
+  if (map->type == MOREAU_PART_RCB) {
+    MOREAU_CALL(moreau_realloc((size_t)part->size * sizeof(double), &part->rcb_cut));
+    MOREAU_CALL(moreau_realloc((size_t)part->size * sizeof(int), &part->rcb_axis));
+    memcpy(part->rcb_cut, map->rcb_cut, (size_t)part->size * sizeof(double));
+    memcpy(part->rcb_axis, map->rcb_axis, (size_t)part->size * sizeof(int));
+    part->rcb_cut[0] = 0.0;
+    part->rcb_axis[0] = 0;
+  } else {
+    MOREAU_CALL(moreau_realloc((size_t)map->ncells * sizeof(int), &part->cell_rank));
+    memcpy(part->cell_rank, map->cell_rank, (size_t)map->ncells * sizeof(int));
+  }
   memcpy(part->grid.lo, map->lo, sizeof(map->lo));
   part->grid.h = map->h;
   memcpy(part->grid.n, map->n, sizeof(map->n));

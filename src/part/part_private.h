@@ -66,8 +66,10 @@ struct moreau_part {
   int ready;                   /* setup done */
   int map_given;               /* setup takes the map set by moreau_part_set_map */
 
-  part_grid grid;
-  int *cell_rank; /* grid.ncells entries, the same on every rank */
+  part_grid grid;  /* kept for RCB too: renumbering orders bodies over it */
+  int *cell_rank;  /* METIS, BLOCK: grid.ncells entries, the same on every rank */
+  double *rcb_cut; /* RCB: size entries, see moreau_part_map */
+  int *rcb_axis;
 
   /* Owned bodies are stored along a Morton curve through their centres
    * (renumber.c): at setup, at every repartition and every renumber_every
@@ -144,6 +146,27 @@ MOREAU_MUST_CHECK moreau_err part_grid_build(moreau_part *part, const moreau_bod
 int32_t part_grid_cell(const part_grid *g, const double *x);
 /* Cell index range [lo, hi] per axis covering the box x +- r. */
 void part_grid_range(const part_grid *g, const double *x, double r, int lo[3], int hi[3]);
+
+/* owner.c */
+/* The middle rank of the ranks [r0, r1) (r1 - r0 >= 2), which names the RCB
+ * cut between [r0, m) and [m, r1): distinct for every cut of the tree. */
+static inline int part_rcb_middle(int r0, int r1) { return r0 + (r1 - r0) / 2; }
+/* The rank owning point x under the current map. */
+int part_owner(const moreau_part *part, const double *x);
+/* Ranks whose RCB region meets the box [lo, hi], one at a time: start with
+ * part_rcb_walk_start, then part_rcb_walk_next gives ranks until -1. */
+typedef struct {
+  int depth;
+  int r0[64], r1[64];
+} part_rcb_walk;
+void part_rcb_walk_start(const moreau_part *part, part_rcb_walk *w);
+int part_rcb_walk_next(const moreau_part *part, part_rcb_walk *w, const double *lo, const double *hi);
+
+/* partition_rcb.c */
+/* Collective. The RCB cuts for the current bodies, weighted like the cells
+ * of part_partition (one per body plus one per history entry of it). */
+MOREAU_MUST_CHECK moreau_err part_partition_rcb(moreau_part *part, const moreau_bodies *b,
+                                                const moreau_contacts *history);
 
 /* partition.c */
 /* Collective. Rebuilds the grid and the cell map from the current bodies,

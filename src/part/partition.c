@@ -64,6 +64,12 @@ moreau_err part_partition(moreau_part *part, const moreau_bodies *b, const morea
   moreau_err err = MOREAU_SUCCESS;
   moreau_log_begin(MOREAU_EV_PARTITION);
   MOREAU_CALL(part_grid_build(part, b));
+  if (part->type == MOREAU_PART_RCB) {
+    moreau_free(&part->cell_rank);
+    MOREAU_CALL(part_partition_rcb(part, b, history));
+    moreau_log_end(MOREAU_EV_PARTITION);
+    return MOREAU_SUCCESS;
+  }
   MOREAU_CALL(moreau_realloc((size_t)part->grid.ncells * sizeof(int), &part->cell_rank));
   MOREAU_CALL(moreau_malloc((size_t)part->grid.ncells * sizeof(int32_t), &work));
   MOREAU_CALL(local_work(part, b, history, work));

@@ -1,4 +1,4 @@
-# bash bitwise.sh MOREAU WORKDIR MPIEXEC NP [mid|-] [sheared|rough|rolling|static|cohesive|trimers]
+# bash bitwise.sh MOREAU WORKDIR MPIEXEC NP [mid|-] [sheared|sheared_rcb|rough|rolling|static|cohesive|trimers]
 #
 # A restart on the same rank count continues the run bit for bit: N steps
 # straight against N/2 steps then `-restart auto -steps N`. The final
@@ -9,7 +9,9 @@
 # went on to N (-restart FILE): the rows after it are dropped and written
 # again, and the end is again the same. With "sheared", the scene is a dense
 # periodic packing sheared by Lees-Edwards images under pressure control
-# (the images' offset and the box's length rate must continue exactly).
+# (the images' offset and the box's length rate must continue exactly);
+# "sheared_rcb" is that scene split by recursive coordinate bisection, with
+# a low repartition threshold (the cuts must continue exactly).
 # With "rough", it is sheared between rough walls, the top one pushed by a
 # pressure (its grains, position and velocity must continue exactly).
 # With "rolling", "static" or "cohesive", the pile runs with that contact
@@ -23,6 +25,7 @@ np=$1 mid=${2:-} sheared=${3:-}
 N=800 H=400 EVERY=5
 case $sheared in
 sheared) SCENE="$SCENE -gen_box 0,0,12,12 -gen_polydispersity 0.05 -gravity 0,0 -lees_edwards 2 -pressure 1000" ;;
+sheared_rcb) SCENE="$SCENE -gen_box 0,0,12,12 -gen_polydispersity 0.05 -gravity 0,0 -lees_edwards 2 -pressure 1000 -part_type rcb -part_imbalance 1.05" ;;
 rough) SCENE="$SCENE -gen_box 0,0,12,12 -gen_polydispersity 0.05 -gravity 0,0 -periodic x -rough_walls true -pressure 1000 -inertial_number 0.1" ;;
 rolling) SCENE="$SCENE -law rolling -mu_roll 0.05" ;;
 static) SCENE="$SCENE -law static_dynamic -mu_s 0.6" ;;

@@ -24,6 +24,7 @@ moreau_checkpoint_test(checkpoint_bitwise_np2 bitwise.sh 2 180 2 mid)
 moreau_checkpoint_test(checkpoint_bitwise_np4 bitwise.sh 4 180 4)
 moreau_checkpoint_test(checkpoint_bitwise_sheared_np1 bitwise.sh 1 120 1 - sheared)
 moreau_checkpoint_test(checkpoint_bitwise_sheared_np3 bitwise.sh 3 180 3 - sheared)
+moreau_checkpoint_test(checkpoint_bitwise_sheared_rcb_np3 bitwise.sh 3 180 3 - sheared_rcb)
 moreau_checkpoint_test(checkpoint_bitwise_rough_np2 bitwise.sh 2 180 2 - rough)
 # A restart refuses a shape file edited since the checkpoint.
 moreau_checkpoint_test(checkpoint_shape_file_np2 shape_file.sh 2 120 2)

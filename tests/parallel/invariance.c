@@ -57,6 +57,7 @@ moreau_err inv_box_create(MPI_Comm comm, const inv_box *p, moreau_sim **simp)
   moreau_nlgs_set_iterations(nlgs, 2, 5000);
   moreau_nlgs_set_seed(nlgs, p->seed);
   moreau_part_set_imbalance(moreau_sim_part(sim), p->imbalance);
+  moreau_part_set_type(moreau_sim_part(sim), p->part_type);
   MOREAU_CALL(moreau_sim_setup(sim, 0.01));
   *simp = sim;
   return MOREAU_SUCCESS;

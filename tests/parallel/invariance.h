@@ -27,6 +27,7 @@ typedef struct {
                           [-scatter, scatter], drawn from the body's gid */
   double imbalance;    /* repartition threshold (P > 1) */
   double alert;        /* alert distance; 0: the default */
+  moreau_part_type part_type;
 } inv_box;
 
 /* Collective over comm: creates the scene and sets it up. */

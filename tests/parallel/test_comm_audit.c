@@ -11,7 +11,10 @@
  * alert of its centre, which is less than two cells (edge 2 rmax) for the
  * small alert distance here, and a body moves much less than a cell per step;
  * so every legitimate peer owns a cell within NEIGHBOUR_CELLS cells (index
- * distance along each axis) of one of this rank's cells. */
+ * distance along each axis) of one of this rank's cells. The same runs with
+ * recursive coordinate bisection, whose neighbours are the ranks whose
+ * regions come within NEIGHBOUR_CELLS cell edges of this rank's, and whose
+ * repartitions must gather nothing to a root either. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,8 +190,51 @@ static void neighbours(const moreau_part *part, int me, int size, char *neighbou
       }
 }
 
-START_TEST(steps_talk_to_neighbours_only)
+/* RCB: the region of every rank from the documented cuts (moreau_part_map),
+ * lo[3 r .. 3 r + 2] and hi[...], unbounded outside the cuts. */
+static void rcb_regions(const moreau_part_map *map, int r0, int r1, const double *lo, const double *hi, double *rlo,
+                        double *rhi)
 {
+  if (r1 - r0 == 1) {
+    memcpy(&rlo[3 * r0], lo, 3 * sizeof(double));
+    memcpy(&rhi[3 * r0], hi, 3 * sizeof(double));
+    return;
+  }
+  int m = r0 + (r1 - r0) / 2, a = map->rcb_axis[m];
+  double below_hi[3], above_lo[3];
+  memcpy(below_hi, hi, sizeof(below_hi));
+  memcpy(above_lo, lo, sizeof(above_lo));
+  below_hi[a] = map->rcb_cut[m];
+  above_lo[a] = map->rcb_cut[m];
+  rcb_regions(map, r0, m, lo, below_hi, rlo, rhi);
+  rcb_regions(map, m, r1, above_lo, hi, rlo, rhi);
+}
+
+/* neighbour[r]: rank r's region comes within NEIGHBOUR_CELLS cell edges of
+ * mine (the grid's edge is still twice the largest radius). */
+static void rcb_neighbours(const moreau_part *part, int me, int size, char *neighbour)
+{
+  moreau_part_map map;
+  double lo[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL}, hi[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL};
+  double *rlo = malloc(3 * (size_t)size * sizeof(double)), *rhi = malloc(3 * (size_t)size * sizeof(double));
+  moreau_part_get_map(part, &map);
+  rcb_regions(&map, 0, size, lo, hi, rlo, rhi);
+  for (int r = 0; r < size; r++) {
+    int near = 1;
+    for (int k = 0; k < 3; k++) {
+      double gap = NEIGHBOUR_CELLS * map.h;
+      near &= rlo[3 * r + k] <= rhi[3 * me + k] + gap && rlo[3 * me + k] <= rhi[3 * r + k] + gap;
+    }
+    neighbour[r] = (char)near;
+  }
+  free(rlo);
+  free(rhi);
+}
+
+static void audit_steps(moreau_part_type type)
+{
+  const int rcb = type == MOREAU_PART_RCB;
+  inv_box sc = scene;
   int rank = par_rank(MPI_COMM_WORLD), size = par_size(MPI_COMM_WORLD);
   moreau_sim *sim;
   moreau_part_stats before, after;
@@ -196,7 +242,8 @@ START_TEST(steps_talk_to_neighbours_only)
   long bad_bulk = 0, bad_rooted = 0, bad_peer = 0, max_reductions = 0, max_count = 0, checks = 0, barriers = 0;
   long messages = 0, peers_seen = 0, repartition_steps = 0, bad_counter = 0, moved = 0;
   audit.peer = calloc((size_t)size, 1);
-  PAR_TRY(MPI_COMM_WORLD, inv_box_create(MPI_COMM_WORLD, &scene, &sim));
+  sc.part_type = type;
+  PAR_TRY(MPI_COMM_WORLD, inv_box_create(MPI_COMM_WORLD, &sc, &sim));
   for (int step = 0; step < STEPS; step++) {
     moreau_err err;
     int peers = 0;
@@ -212,11 +259,13 @@ START_TEST(steps_talk_to_neighbours_only)
     bad_bulk += audit.bulk;
     /* The part's own counters (what benchmarks report) agree with PMPI's. */
     bad_counter += after.exchange_rounds - before.exchange_rounds != audit.barriers;
-    /* A repartition gathers the cell weights and sends the bodies to their
-     * new owners, wherever they are (issue 13 item 3): such steps are only
-     * audited for all-to-alls. */
+    /* A repartition sends the bodies to their new owners, wherever they are,
+     * and with METIS gathers the cell weights to rank 0 (issue 13 item 3):
+     * such steps are audited for all-to-alls, and with RCB, which reduces
+     * its histograms over all ranks, for rooted collectives too. */
     if (after.repartitions != before.repartitions) {
       repartition_steps++;
+      if (rcb) bad_rooted += audit.rooted;
       moved += after.repartition_bytes - before.repartition_bytes;
       continue;
     }
@@ -228,7 +277,10 @@ START_TEST(steps_talk_to_neighbours_only)
     barriers += audit.barriers;
     /* The map after the step is the one the step's messages followed
      * (a repartition happens before migration and ghosts). */
-    neighbours(moreau_sim_part(sim), rank, size, neighbour);
+    if (rcb)
+      rcb_neighbours(moreau_sim_part(sim), rank, size, neighbour);
+    else
+      neighbours(moreau_sim_part(sim), rank, size, neighbour);
     for (int r = 0; r < size; r++) {
       if (!audit.peer[r]) continue;
       peers++;
@@ -238,13 +290,14 @@ START_TEST(steps_talk_to_neighbours_only)
     peers_seen += peers;
   }
   if (rank == 0)
-    printf("audit on %d ranks over %d steps (%ld repartitioned): rank 0 sent to %.1f peers per step, %ld calls of "
+    printf("%s: audit on %d ranks over %d steps (%ld repartitioned): rank 0 sent to %.1f peers per step, %ld calls of "
            "all-to-all or all-gather, at most %ld reductions of at most %ld items per step besides %ld convergence "
            "checks and %ld sparse-exchange barriers in all\n",
-           size, STEPS, repartition_steps, (double)peers_seen / STEPS, bad_bulk, max_reductions, max_count, checks,
-           barriers);
+           rcb ? "rcb" : "metis", size, STEPS, repartition_steps, (double)peers_seen / STEPS, bad_bulk, max_reductions,
+           max_count, checks, barriers);
   PAR_CHECK(MPI_COMM_WORLD, bad_bulk == 0, "%ld all-to-all or all-gather calls in steps", bad_bulk);
-  PAR_CHECK(MPI_COMM_WORLD, bad_rooted == 0, "%ld rooted collectives in steps that did not repartition", bad_rooted);
+  PAR_CHECK(MPI_COMM_WORLD, bad_rooted == 0, "%ld rooted collectives in steps %s", bad_rooted,
+            rcb ? "" : "that did not repartition");
   PAR_CHECK(MPI_COMM_WORLD, bad_counter == 0,
             "%ld steps whose exchange or repartition counters disagree with the calls counted", bad_counter);
   PAR_CHECK(MPI_COMM_WORLD, bad_peer == 0, "%ld messages to ranks that are not neighbours", bad_peer);
@@ -264,6 +317,11 @@ START_TEST(steps_talk_to_neighbours_only)
   free(audit.peer);
   free(neighbour);
 }
+
+START_TEST(steps_talk_to_neighbours_only) { audit_steps(MOREAU_PART_METIS); }
+END_TEST
+
+START_TEST(rcb_steps_talk_to_neighbours_only) { audit_steps(MOREAU_PART_RCB); }
 END_TEST
 
 int main(int argc, char **argv)
@@ -274,6 +332,7 @@ int main(int argc, char **argv)
   TCase *tc = tcase_create("audit");
   tcase_set_timeout(tc, 300);
   tcase_add_test(tc, steps_talk_to_neighbours_only);
+  tcase_add_test(tc, rcb_steps_talk_to_neighbours_only);
   suite_add_tcase(s, tc);
   status = par_run_suite(MPI_COMM_WORLD, s, argc > 1 ? argv[1] : NULL);
   MPI_Finalize();

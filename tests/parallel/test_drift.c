@@ -39,10 +39,10 @@ static const inv_box scene = {.n = 300,
                               .imbalance = 1.2};
 
 /* Collective over comm; no checks inside, so that rank 0 may run it alone. */
-static moreau_err drift(MPI_Comm comm, inv_state *st)
+static moreau_err drift(MPI_Comm comm, const inv_box *box, inv_state *st)
 {
   moreau_sim *sim;
-  MOREAU_CALL(inv_box_create(comm, &scene, &sim));
+  MOREAU_CALL(inv_box_create(comm, box, &sim));
   MOREAU_CALL(inv_run(sim, STEPS, WINDOW, DRIFT_VELOCITY, st));
   MOREAU_CALL(moreau_sim_destroy(&sim));
   return MOREAU_SUCCESS;
@@ -50,26 +50,30 @@ static moreau_err drift(MPI_Comm comm, inv_state *st)
 
 static double rel(double a, double b) { return fabs(a - b) / fabs(b); }
 
-START_TEST(drifting_pile_matches_one_rank)
+/* The drift split by METIS or by recursive coordinate bisection, whose cuts
+ * follow the pile. */
+static void check_drift(moreau_part_type type)
 {
+  inv_box sc = scene;
   inv_state ref, st;
   int rank = par_rank(MPI_COMM_WORLD), size = par_size(MPI_COMM_WORLD);
   moreau_err ref_err = MOREAU_SUCCESS;
   double travel = DRIFT_VELOCITY * STEPS * scene.dt;
-  if (rank == 0) ref_err = drift(MPI_COMM_SELF, &ref);
+  sc.part_type = type;
+  if (rank == 0) ref_err = drift(MPI_COMM_SELF, &sc, &ref);
   par_idle_barrier(MPI_COMM_WORLD);
   PAR_TRY(MPI_COMM_WORLD, ref_err);
   MPI_Bcast(&ref, sizeof(ref), MPI_BYTE, 0, MPI_COMM_WORLD);
-  PAR_TRY(MPI_COMM_WORLD, drift(MPI_COMM_WORLD, &st));
+  PAR_TRY(MPI_COMM_WORLD, drift(MPI_COMM_WORLD, &sc, &st));
 
   if (rank == 0)
-    printf("drift of %.3g on %d ranks vs one: %lld repartitions; mean x %.6g / %.6g, mean height %.6g / %.6g "
+    printf("%s: drift of %.3g on %d ranks vs one: %lld repartitions; mean x %.6g / %.6g, mean height %.6g / %.6g "
            "(%.1e), kinetic energy in the box %.6g / %.6g (%.1e), wall load %.6g / %.6g (%.1e), contacts %lld / %lld "
            "(%.1e), largest overlap %.3g / %.3g\n",
-           travel, size, (long long)st.repartitions, st.mean_x, ref.mean_x, st.mean_y, ref.mean_y,
-           rel(st.mean_y, ref.mean_y), st.kinetic, ref.kinetic, rel(st.kinetic, ref.kinetic), st.wall_load,
-           ref.wall_load, rel(st.wall_load, ref.wall_load), (long long)st.contacts, (long long)ref.contacts,
-           rel((double)st.contacts, (double)ref.contacts), st.max_overlap, ref.max_overlap);
+           type == MOREAU_PART_RCB ? "rcb" : "metis", travel, size, (long long)st.repartitions, st.mean_x, ref.mean_x,
+           st.mean_y, ref.mean_y, rel(st.mean_y, ref.mean_y), st.kinetic, ref.kinetic, rel(st.kinetic, ref.kinetic),
+           st.wall_load, ref.wall_load, rel(st.wall_load, ref.wall_load), (long long)st.contacts,
+           (long long)ref.contacts, rel((double)st.contacts, (double)ref.contacts), st.max_overlap, ref.max_overlap);
   ck_assert_msg(travel > scene.width, "scene error: the pile does not travel its own width");
   if (size > 1) ck_assert_msg(st.repartitions > 0, "the drifting pile was never repartitioned");
   ck_assert_int_eq(st.count, scene.n);
@@ -93,11 +97,17 @@ START_TEST(drifting_pile_matches_one_rank)
                 "largest overlap %g (one rank %g) against a smallest radius of %g", st.max_overlap, ref.max_overlap,
                 st.min_radius);
 }
+
+START_TEST(drifting_pile_matches_one_rank) { check_drift(MOREAU_PART_METIS); }
+END_TEST
+
+START_TEST(drifting_pile_matches_one_rank_rcb) { check_drift(MOREAU_PART_RCB); }
 END_TEST
 
 TCase *inv_drift_case(void)
 {
   TCase *tc = tcase_create("drift");
   tcase_add_test(tc, drifting_pile_matches_one_rank);
+  tcase_add_test(tc, drifting_pile_matches_one_rank_rcb);
   return tc;
 }

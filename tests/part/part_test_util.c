@@ -109,11 +109,30 @@ moreau_err part_test_make_history(const moreau_bodies *b, int shift, moreau_cont
   return MOREAU_SUCCESS;
 }
 
+/* RCB: the documented map read by hand (moreau_part_map): descend from the
+ * ranks [0, P), below the cut m = r0 + (r1 - r0) / 2 to [r0, m), else to
+ * [m, r1). */
+static int rcb_owner_of(const moreau_part_map *map, const double *x)
+{
+  int r0 = 0, r1 = map->nranks;
+  while (r1 - r0 > 1) {
+    int m = r0 + (r1 - r0) / 2;
+    if (x[map->rcb_axis[m]] < map->rcb_cut[m])
+      r1 = m;
+    else
+      r0 = m;
+  }
+  return r0;
+}
+
 int part_test_owner_of(const moreau_part *part, const double *x)
 {
   double lo[3], h;
   int n[3], cell = 0;
   const int *cell_rank;
+  moreau_part_map map;
+  moreau_part_get_map(part, &map);
+  if (map.type == MOREAU_PART_RCB) return rcb_owner_of(&map, x);
   moreau_part_get_grid(part, lo, &h, n, &cell_rank);
   for (int k = 2; k >= 0; k--) {
     double t = floor((x[k] - lo[k]) / h);
@@ -122,6 +141,52 @@ int part_test_owner_of(const moreau_part *part, const double *x)
     cell = cell * n[k] + i;
   }
   return cell_rank[cell];
+}
+
+long part_test_maps_differ(const moreau_part *a, const moreau_part *b)
+{
+  moreau_part_map x, y;
+  moreau_part_get_map(a, &x);
+  moreau_part_get_map(b, &y);
+  if (x.type != y.type || x.nranks != y.nranks || memcmp(x.lo, y.lo, sizeof(x.lo)) || x.h != y.h ||
+      memcmp(x.n, y.n, sizeof(x.n)))
+    return 1;
+  if (x.type == MOREAU_PART_RCB)
+    return memcmp(x.rcb_cut + 1, y.rcb_cut + 1, (size_t)(x.nranks - 1) * sizeof(double)) != 0 ||
+           memcmp(x.rcb_axis + 1, y.rcb_axis + 1, (size_t)(x.nranks - 1) * sizeof(int)) != 0;
+  return memcmp(x.cell_rank, y.cell_rank, (size_t)x.ncells * sizeof(int)) != 0;
+}
+
+long part_test_map_as_root(const moreau_part *part)
+{
+  moreau_part_map map;
+  int rank, nbytes;
+  char *mine, *root;
+  long bad;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  moreau_part_get_map(part, &map);
+  /* The map's content as bytes: the grid, then the cuts or the cells. */
+  if (map.type == MOREAU_PART_RCB)
+    nbytes = (int)(sizeof(map.lo) + sizeof(map.h) + (size_t)(map.nranks - 1) * (sizeof(double) + sizeof(int)));
+  else
+    nbytes = (int)(sizeof(map.lo) + sizeof(map.h) + (size_t)map.ncells * sizeof(int));
+  mine = malloc((size_t)nbytes);
+  root = malloc((size_t)nbytes);
+  memcpy(mine, map.lo, sizeof(map.lo));
+  memcpy(mine + sizeof(map.lo), &map.h, sizeof(map.h));
+  if (map.type == MOREAU_PART_RCB) {
+    char *p = mine + sizeof(map.lo) + sizeof(map.h);
+    memcpy(p, map.rcb_cut + 1, (size_t)(map.nranks - 1) * sizeof(double));
+    memcpy(p + (size_t)(map.nranks - 1) * sizeof(double), map.rcb_axis + 1, (size_t)(map.nranks - 1) * sizeof(int));
+  } else {
+    memcpy(mine + sizeof(map.lo) + sizeof(map.h), map.cell_rank, (size_t)map.ncells * sizeof(int));
+  }
+  if (rank == 0) memcpy(root, mine, (size_t)nbytes);
+  MPI_Bcast(root, nbytes, MPI_BYTE, 0, MPI_COMM_WORLD);
+  bad = memcmp(root, mine, (size_t)nbytes) != 0;
+  free(mine);
+  free(root);
+  return bad;
 }
 
 static int cmp_gid(const void *pa, const void *pb)
@@ -134,6 +199,8 @@ static int cmp_gid(const void *pa, const void *pb)
 static moreau_gid *sorted_gids(const moreau_bodies *b)
 {
   moreau_gid *g = malloc((size_t)b->n_owned * sizeof(*g) + 1);
+  /* A rank may own nothing, and its gid array may then be NULL. */
+  if (b->n_owned == 0) return g;
   memcpy(g, b->gid, (size_t)b->n_owned * sizeof(*g));
   qsort(g, (size_t)b->n_owned, sizeof(*g), cmp_gid);
   return g;

@@ -69,6 +69,10 @@ long part_test_check_ownership(const moreau_part *part, const moreau_bodies *b);
 long part_test_check_history(const moreau_bodies *b, const moreau_contacts *h);
 /* The rank that owns the cell of x, from the grid (test's own cell formula). */
 int part_test_owner_of(const moreau_part *part, const double *x);
+/* 1 when the two parts' maps (grid, and cells or RCB cuts) differ. */
+long part_test_maps_differ(const moreau_part *a, const moreau_part *b);
+/* Collective. 1 on a rank whose map differs from rank 0's. */
+long part_test_map_as_root(const moreau_part *part);
 
 /* Collective: gathers n records of width doubles from every rank on rank 0,
  * which gets them in rank order (*all, malloc'ed) with the count of each

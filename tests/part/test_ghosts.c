@@ -142,6 +142,7 @@ START_TEST(test_ghosts_2d)
   part_test_scene s = {2, 3000, 80.0, 0.5, 1.0, 31};
   run_ghosts(&s, MOREAU_PART_METIS, 0.25);
   run_ghosts(&s, MOREAU_PART_BLOCK, 0.25);
+  run_ghosts(&s, MOREAU_PART_RCB, 0.25);
 }
 END_TEST
 
@@ -150,6 +151,7 @@ START_TEST(test_ghosts_3d)
   part_test_scene s = {3, 3000, 24.0, 0.5, 1.0, 32};
   run_ghosts(&s, MOREAU_PART_METIS, 0.25);
   run_ghosts(&s, MOREAU_PART_BLOCK, 0.25);
+  run_ghosts(&s, MOREAU_PART_RCB, 0.25);
 }
 END_TEST
 

@@ -173,6 +173,7 @@ START_TEST(test_history_state_2d)
   part_test_scene s = {2, 3000, 80.0, 0.5, 1.0, 61};
   run_history_state(&s, MOREAU_PART_METIS, 1);
   run_history_state(&s, MOREAU_PART_BLOCK, 1);
+  run_history_state(&s, MOREAU_PART_RCB, 1);
 }
 END_TEST
 
@@ -181,6 +182,7 @@ START_TEST(test_history_state_3d)
   part_test_scene s = {3, 3000, 24.0, 0.5, 1.0, 62};
   run_history_state(&s, MOREAU_PART_METIS, 1);
   run_history_state(&s, MOREAU_PART_BLOCK, 1);
+  run_history_state(&s, MOREAU_PART_RCB, 1);
 }
 END_TEST
 

@@ -261,6 +261,7 @@ START_TEST(test_interface_2d)
   part_test_scene s = {2, 3000, 80.0, 0.5, 1.0, 61};
   run_interface(&s, MOREAU_PART_METIS);
   run_interface(&s, MOREAU_PART_BLOCK);
+  run_interface(&s, MOREAU_PART_RCB);
 }
 END_TEST
 
@@ -269,6 +270,7 @@ START_TEST(test_interface_3d)
   part_test_scene s = {3, 3000, 24.0, 0.5, 1.0, 62};
   run_interface(&s, MOREAU_PART_METIS);
   run_interface(&s, MOREAU_PART_BLOCK);
+  run_interface(&s, MOREAU_PART_RCB);
 }
 END_TEST
 

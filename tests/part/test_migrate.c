@@ -118,6 +118,7 @@ START_TEST(test_migrate_2d)
   part_test_scene s = {2, 3000, 80.0, 0.5, 1.0, 41};
   run_migrate(&s, MOREAU_PART_METIS);
   run_migrate(&s, MOREAU_PART_BLOCK);
+  run_migrate(&s, MOREAU_PART_RCB);
 }
 END_TEST
 
@@ -126,6 +127,7 @@ START_TEST(test_migrate_3d)
   part_test_scene s = {3, 3000, 24.0, 0.5, 1.0, 42};
   run_migrate(&s, MOREAU_PART_METIS);
   run_migrate(&s, MOREAU_PART_BLOCK);
+  run_migrate(&s, MOREAU_PART_RCB);
 }
 END_TEST
 

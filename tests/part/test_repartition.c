@@ -159,7 +159,8 @@ static void run_drift_relabel(const part_test_scene *s, moreau_part_type type)
   if (rank == 0)
     printf("%s %dD, %d ranks: imbalance %.3f after the drift; the repartition moved %ld of %ld bodies, the best "
            "labelling %ld\n",
-           type == MOREAU_PART_METIS ? "metis" : "block", s->dim, size, imbalance, moved, (long)s->n, fewest);
+           type == MOREAU_PART_METIS ? "metis" : (type == MOREAU_PART_BLOCK ? "block" : "rcb"), s->dim, size, imbalance,
+           moved, (long)s->n, fewest);
   ck_assert_msg(imbalance > 1.05, "the drift did not unbalance the ranks (%.3f)", imbalance);
   ck_assert_msg(moved <= 2 * fewest + s->n / 100, "moved %ld bodies, the best labelling %ld", moved, fewest);
   moreau_free(&before);
@@ -175,6 +176,7 @@ START_TEST(test_repartition_2d)
   part_test_scene s = {2, 3000, 80.0, 0.5, 1.0, 51};
   run_repartition(&s, MOREAU_PART_METIS, 0.25);
   run_repartition(&s, MOREAU_PART_BLOCK, 0.25);
+  run_repartition(&s, MOREAU_PART_RCB, 0.25);
 }
 END_TEST
 
@@ -183,6 +185,7 @@ START_TEST(test_repartition_3d)
   part_test_scene s = {3, 3000, 24.0, 0.5, 1.0, 52};
   run_repartition(&s, MOREAU_PART_METIS, 0.5);
   run_repartition(&s, MOREAU_PART_BLOCK, 0.5);
+  run_repartition(&s, MOREAU_PART_RCB, 0.5);
 }
 END_TEST
 
@@ -192,6 +195,8 @@ START_TEST(test_drift_relabel)
   run_drift_relabel(&s2, MOREAU_PART_METIS);
   run_drift_relabel(&s2, MOREAU_PART_BLOCK);
   run_drift_relabel(&s3, MOREAU_PART_METIS);
+  run_drift_relabel(&s2, MOREAU_PART_RCB);
+  run_drift_relabel(&s3, MOREAU_PART_RCB);
 }
 END_TEST
 

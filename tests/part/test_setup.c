@@ -24,25 +24,6 @@ static long check_bodies_intact(const part_test_scene *s, const moreau_bodies *b
   return bad;
 }
 
-/* Violations of: this rank's cell map equals rank 0's. */
-static long check_same_map(const moreau_part *part)
-{
-  double lo[3], h;
-  int n[3], ncells, rank;
-  const int *map;
-  int *root;
-  long bad = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  moreau_part_get_grid(part, lo, &h, n, &map);
-  ncells = n[0] * n[1] * n[2];
-  root = malloc((size_t)ncells * sizeof(int));
-  if (rank == 0) memcpy(root, map, (size_t)ncells * sizeof(int));
-  MPI_Bcast(root, ncells, MPI_INT, 0, MPI_COMM_WORLD);
-  bad = memcmp(root, map, (size_t)ncells * sizeof(int)) != 0;
-  free(root);
-  return bad;
-}
-
 static void run_setup(const part_test_scene *s, part_test_layout layout, moreau_part_type type, int history_shift)
 {
   moreau_bodies *b;
@@ -59,7 +40,7 @@ static void run_setup(const part_test_scene *s, part_test_layout layout, moreau_
   ck_assert_int_eq(gid_sum, s->n * (s->n + 1) / 2);
   PT_EXPECT(part_test_check_ownership(part, b), "owned bodies in this rank's cells, once");
   PT_EXPECT(check_bodies_intact(s, b), "bodies unchanged by migration");
-  PT_EXPECT(check_same_map(part), "cell map identical on every rank");
+  PT_EXPECT(part_test_map_as_root(part), "map identical on every rank");
   PT_EXPECT(part_test_check_history(b, h), "history with its body, forces kept, sorted");
   ck_assert_int_eq(part_test_sum(h->n), 2 * s->n);
   PT_TRY(moreau_part_destroy(&part));
@@ -71,8 +52,9 @@ static void run_setup(const part_test_scene *s, part_test_layout layout, moreau_
 START_TEST(test_setup_from_bad_start)
 {
   part_test_scene s2 = {2, 3000, 80.0, 0.5, 1.0, 11}, s3 = {3, 3000, 24.0, 0.5, 1.0, 12};
-  for (int type = 0; type < 2; type++) {
-    moreau_part_type t = type ? MOREAU_PART_BLOCK : MOREAU_PART_METIS;
+  const moreau_part_type types[] = {MOREAU_PART_METIS, MOREAU_PART_BLOCK, MOREAU_PART_RCB};
+  for (int type = 0; type < 3; type++) {
+    moreau_part_type t = types[type];
     run_setup(&s2, PT_ON_ROOT, t, 0);
     run_setup(&s2, PT_RANDOM_RANKS, t, 1);
     run_setup(&s3, PT_SLABS, t, 0);
@@ -94,6 +76,7 @@ START_TEST(test_setup_degenerate)
   int64_t count;
   run_setup(&tiny, PT_ON_ROOT, MOREAU_PART_METIS, 0);
   run_setup(&tiny, PT_RANDOM_RANKS, MOREAU_PART_BLOCK, 1);
+  run_setup(&tiny, PT_RANDOM_RANKS, MOREAU_PART_RCB, 1);
 
   part_test_scene line = {3, 500, 10.0, 0.5, 1.0, 6};
   PT_TRY(part_test_make_bodies(&line, PT_SLABS, &b));
@@ -165,6 +148,18 @@ START_TEST(test_set_from_options)
   PetscOptionsSetValue(NULL, "-part_type", "scotch");
   ck_assert_int_eq(moreau_part_set_from_options(by_hand), MOREAU_ERR_INPUT);
   moreau_error_clear();
+  PetscOptionsSetValue(NULL, "-part_type", "rcb");
+  PT_TRY(moreau_part_set_from_options(by_hand));
+  {
+    moreau_bodies *b;
+    moreau_part_map map;
+    PT_TRY(part_test_make_bodies(&s, PT_SLABS, &b));
+    PT_TRY(moreau_part_setup(by_hand, b, NULL, 0.0));
+    moreau_part_get_map(by_hand, &map);
+    ck_assert_int_eq(map.type, MOREAU_PART_RCB);
+    ck_assert_ptr_null(map.cell_rank);
+    PT_TRY(moreau_bodies_destroy(&b));
+  }
   PetscOptionsClearValue(NULL, "-part_type");
   PetscOptionsClearValue(NULL, "-part_cell_size");
   PT_TRY(moreau_part_destroy(&from_options));
