@@ -78,11 +78,12 @@ C_IF = 0.62  # fitted: tiled 10^4 pile, 96 interface bodies per rank on a bounda
 A_SWEEPS = 0.5  # fitted: tall pile, mu 0.4, P = 16: 1.08-1.16x sweeps at interface fraction ~0.23
 MAX_CELLS = 2**20
 # RCB (src/part/partition_rcb.c): passes per level, int64 slots per node, and
-# the time per body and level of its binning (the partition event of a
-# 2-rank run of 10^6 bodies, which holds one level, RESULTS.md section 10).
+# the time per body and level (the partition event of a 2-rank run of 10^6
+# bodies, one level, over the 5e5 bodies of a rank; it also holds the grid's
+# and the box's reductions and the weights: RESULTS.md section 10).
 RCB_PASSES = 3
 RCB_SLOTS = 66
-RCB_BODY_LEVEL = {2: 108e-9, 3: 108e-9}
+RCB_BODY_LEVEL = {2: 33e-9, 3: 37e-9}
 STEP_LOCAL = 0.10  # local step work over the sweeps' time at 50 sweeps per step (issue 14 item 4)
 REDUCTIONS = 12  # blocking allreduces per step (parallel_comm_audit)
 BARRIERS = 2  # nonblocking barriers per step (ghosts, migration)

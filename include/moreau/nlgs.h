@@ -41,6 +41,7 @@ typedef struct {
   double residual; /* last convergence measure */
   int converged;
   double seconds;
+  double sweep_seconds; /* of them, this rank's own sweeps (not the exchanges and checks) */
   /* The law residual of the returned forces: every contact's local solve
    * made once more from the same velocities (a Jacobi pass, undone
    * afterwards), sum |P_local - P| / sum |P_local|. Zero exactly when every

@@ -26,6 +26,16 @@ typedef struct moreau_part moreau_part;
  * parallel, and every rank holds only the P - 1 cuts. */
 typedef enum { MOREAU_PART_METIS, MOREAU_PART_BLOCK, MOREAU_PART_RCB } moreau_part_type;
 
+/* What a body weighs in a (re)partition, and what the imbalance measures.
+ * COUNT: 1 + its contacts of the last step; the imbalance is max/mean of
+ * bodies + contacts. TIME: the same scaled by its rank's measured sweep
+ * seconds per unit of that work since the last partition (relative to the
+ * mean over all ranks), so that regions whose contacts cost more (clusters,
+ * rough walls, a slower node) get fewer; the imbalance is max/mean of the
+ * sweep seconds since the last partition. TIME follows the clock, so runs
+ * that use it are not bitwise reproducible. */
+typedef enum { MOREAU_PART_WEIGHT_COUNT, MOREAU_PART_WEIGHT_TIME } moreau_part_weight;
+
 typedef struct {
   double imbalance;           /* max / mean of per-rank work, measured on entry to the last update */
   int64_t repartitions;       /* so far */
@@ -58,13 +68,18 @@ typedef struct {
  * threshold 1.2, automatic cell size. */
 MOREAU_MUST_CHECK moreau_err moreau_part_create(MPI_Comm comm, moreau_part **part);
 MOREAU_MUST_CHECK moreau_err moreau_part_destroy(moreau_part **part);
-/* Not collective. Reads -part_type, -part_imbalance, -part_cell_size (the
- * table must be registered). */
+/* Not collective. Reads -part_type, -part_weight, -part_imbalance,
+ * -part_cell_size, -part_renumber_every (the table must be registered). */
 MOREAU_MUST_CHECK moreau_err moreau_part_set_from_options(moreau_part *part);
 /* Not collective; must be the same on every rank; take effect at the next
  * (re)partition. */
 void moreau_part_set_type(moreau_part *part, moreau_part_type type);
 void moreau_part_set_imbalance(moreau_part *part, double threshold);
+void moreau_part_set_weight(moreau_part *part, moreau_part_weight weight);
+/* Not collective. Adds the seconds this rank spent sweeping its own
+ * contacts in a solve (not waiting for others), for MOREAU_PART_WEIGHT_TIME;
+ * the sums restart at every partition. */
+void moreau_part_add_sweep_time(moreau_part *part, double seconds);
 /* Cell edge; h <= 0 restores the default (twice the largest radius). The
  * grid is capped at 2^20 cells: the edge grows when it would exceed that. */
 void moreau_part_set_cell_size(moreau_part *part, double h);

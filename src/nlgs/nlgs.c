@@ -380,17 +380,21 @@ moreau_err moreau_nlgs_solve(moreau_nlgs *s, const moreau_nlgs_problem *prob, mo
      * no body the exchange carries); each group in its own fresh order. */
     moreau_lid *edge_rows = nlgs_visit_order(s, s->order, n_edge, s->visit);
     moreau_lid *inner_rows = nlgs_visit_order(s, s->order + n_edge, nrows - n_edge, s->visit + n_edge);
+    double t_sweep = MPI_Wtime();
     moreau_log_begin(MOREAU_EV_NLGS_SWEEP);
     args.order = edge_rows;
     args.n = n_edge;
     s->sweep(&args, &sums);
     moreau_log_end(MOREAU_EV_NLGS_SWEEP);
+    res->sweep_seconds += MPI_Wtime() - t_sweep;
     MOREAU_CALL(moreau_part_interface_average_begin(prob->part, prob->bodies, prob->walls));
+    t_sweep = MPI_Wtime();
     moreau_log_begin(MOREAU_EV_NLGS_SWEEP);
     args.order = inner_rows;
     args.n = nrows - n_edge;
     s->sweep(&args, &inner);
     moreau_log_end(MOREAU_EV_NLGS_SWEEP);
+    res->sweep_seconds += MPI_Wtime() - t_sweep;
     add_sums(&sums, &inner);
     s->updates += nrows;
     MOREAU_CALL(moreau_part_interface_average_end(prob->part));

@@ -52,16 +52,22 @@ moreau_err moreau_part_setup(moreau_part *part, moreau_bodies *b, moreau_contact
 moreau_err moreau_part_update(moreau_part *part, moreau_bodies *b, moreau_contacts *history, moreau_lid n_contacts)
 {
   moreau_lid *hist_lid;
-  int64_t local[2], sum[2], max_work;
+  /* Sums of work, orphans and sweep nanoseconds; maxima of work and
+   * nanoseconds (TIME's imbalance, in the same two reductions). */
+  int64_t local[3], sum[3], max[2];
   double mean;
   MOREAU_CHECK(part->ready, MOREAU_ERR_INTERNAL, "moreau_part_update called before moreau_part_setup");
   part->updates++;
   MOREAU_CALL(part_history_lids(part, b, history, &hist_lid, &local[1]));
   local[0] = (int64_t)b->n_owned + n_contacts;
-  MOREAU_MPI_CALL(MPI_Allreduce(local, sum, 2, MPI_INT64_T, MPI_SUM, part->comm));
-  MOREAU_MPI_CALL(MPI_Allreduce(&local[0], &max_work, 1, MPI_INT64_T, MPI_MAX, part->comm));
+  local[2] = llround(1e9 * part->sweep_seconds);
+  part->work_sum += local[0];
+  MOREAU_MPI_CALL(MPI_Allreduce(local, sum, 3, MPI_INT64_T, MPI_SUM, part->comm));
+  MOREAU_MPI_CALL(MPI_Allreduce((int64_t[2]){local[0], local[2]}, max, 2, MPI_INT64_T, MPI_MAX, part->comm));
   mean = (double)sum[0] / part->size;
-  part->stats.imbalance = mean > 0.0 ? (double)max_work / mean : 1.0;
+  part->stats.imbalance = mean > 0.0 ? (double)max[0] / mean : 1.0;
+  if (part->weight == MOREAU_PART_WEIGHT_TIME && sum[2] > 0)
+    part->stats.imbalance = (double)max[1] / ((double)sum[2] / part->size);
   if (part->size > 1 && part->stats.imbalance > part->threshold) {
     /* Relabelled here only: the first split does not depend on where the
      * bodies start (a reader's layout), a repartition moves few bodies. */

@@ -8,6 +8,9 @@ const moreau_option_spec moreau_part_options[] = {
     {"-part_type", "<metis|block|rcb>", "metis",
      "split over the ranks: METIS k-way on the cell graph, weighted blocks of cells along the longest axis, or "
      "recursive coordinate bisection computed in parallel (no rank holds a cell map)"},
+    {"-part_weight", "<count|time>", "count",
+     "what a body weighs in a partition: 1 + its contacts, or that times its rank's measured sweep seconds per unit "
+     "of work (relative to the mean; the imbalance is then measured in sweep seconds; not bitwise reproducible)"},
     {"-part_imbalance", "<real>", "1.2",
      "repartition when max/mean of per-rank work (owned bodies + contacts) exceeds this (>= 1)"},
     {"-part_cell_size", "<real>", "0", "edge of the partition cells; 0: twice the largest radius"},
@@ -54,10 +57,13 @@ moreau_err moreau_part_set_from_options(moreau_part *part)
 {
   static const char *const types[] = {"metis", "block", "rcb", NULL};
   static const moreau_part_type type_of[] = {MOREAU_PART_METIS, MOREAU_PART_BLOCK, MOREAU_PART_RCB};
+  static const char *const weights[] = {"count", "time", NULL};
+  int weight;
   int type;
   double threshold, h;
   int64_t every;
   MOREAU_CALL(moreau_option_enum("-part_type", types, &type));
+  MOREAU_CALL(moreau_option_enum("-part_weight", weights, &weight));
   MOREAU_CALL(moreau_option_real("-part_imbalance", &threshold));
   MOREAU_CALL(moreau_option_real("-part_cell_size", &h));
   MOREAU_CHECK(threshold >= 1.0, MOREAU_ERR_INPUT, "-part_imbalance must be >= 1 (max/mean of work), got %g",
@@ -67,6 +73,7 @@ moreau_err moreau_part_set_from_options(moreau_part *part)
   MOREAU_CHECK(every >= 0 && every <= INT32_MAX, MOREAU_ERR_INPUT,
                "-part_renumber_every must be >= 0 (0: never), got %" PRId64, every);
   part->type = type_of[type];
+  part->weight = weight ? MOREAU_PART_WEIGHT_TIME : MOREAU_PART_WEIGHT_COUNT;
   part->threshold = threshold;
   part->cell_size_option = h;
   part->renumber_every = (int)every;
@@ -78,6 +85,13 @@ void moreau_part_set_domain(moreau_part *part, const moreau_domain *domain) { pa
 void moreau_part_set_type(moreau_part *part, moreau_part_type type) { part->type = type; }
 
 void moreau_part_set_imbalance(moreau_part *part, double threshold) { part->threshold = threshold; }
+
+void moreau_part_set_weight(moreau_part *part, moreau_part_weight weight) { part->weight = weight; }
+
+void moreau_part_add_sweep_time(moreau_part *part, double seconds)
+{
+  if (seconds > 0.0 && isfinite(seconds)) part->sweep_seconds += seconds;
+}
 
 void moreau_part_set_renumber_every(moreau_part *part, int every) { part->renumber_every = every > 0 ? every : 0; }
 

@@ -59,7 +59,12 @@ struct moreau_part {
   MPI_Comm comm; /* not owned */
   int rank, size;
   moreau_part_type type;
-  double threshold;            /* repartition when max/mean work exceeds it */
+  double threshold; /* repartition when max/mean work exceeds it */
+  moreau_part_weight weight;
+  /* Since the last partition: this rank's sweep seconds and its work
+   * (owned bodies + contacts, summed over the updates). */
+  double sweep_seconds;
+  int64_t work_sum;
   double cell_size_option;     /* 0: twice the largest radius */
   double margin;               /* widening of the bounding box, from setup */
   const moreau_domain *domain; /* not owned; NULL: every axis bounded */
@@ -161,6 +166,20 @@ typedef struct {
 } part_rcb_walk;
 void part_rcb_walk_start(const moreau_part *part, part_rcb_walk *w);
 int part_rcb_walk_next(const moreau_part *part, part_rcb_walk *w, const double *lo, const double *hi);
+
+/* weights.c */
+/* Collective. w[i]: what owned body i weighs in a partition (see
+ * moreau_part_weight): 1 + its history entries (contacts of the last step
+ * whose gid_a it is), times the rank's relative cost under TIME. */
+MOREAU_MUST_CHECK moreau_err part_body_weights(moreau_part *part, const moreau_bodies *b,
+                                               const moreau_contacts *history, int64_t *w);
+
+/* The measures of TIME start again with a new partition. */
+static inline void part_restart_measures(moreau_part *part)
+{
+  part->sweep_seconds = 0.0;
+  part->work_sum = 0;
+}
 
 /* partition_rcb.c */
 /* Collective. The RCB cuts for the current bodies, weighted like the cells

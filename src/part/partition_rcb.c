@@ -24,23 +24,6 @@ typedef struct {
   int64_t total;       /* the node's weight */
 } rcb_node;
 
-/* One per body, plus one per history entry of the body (a contact of the
- * last step): the work the body brings to the sweep, as the grid's cells
- * count it. */
-static moreau_err body_weights(moreau_part *part, const moreau_bodies *b, const moreau_contacts *history, int64_t *w)
-{
-  const part_gid_lid *index;
-  for (moreau_lid i = 0; i < b->n_owned; i++)
-    w[i] = 1;
-  if (!history || history->n == 0) return MOREAU_SUCCESS;
-  MOREAU_CALL(part_gid_index(part, b, &index));
-  for (moreau_lid j = 0; j < history->n; j++) {
-    moreau_lid i = part_gid_find(index, b->n_owned, history->gid_a[j]);
-    if (i >= 0) w[i]++;
-  }
-  return MOREAU_SUCCESS;
-}
-
 /* The root's region: the box of all centres, and along a periodic axis the
  * period (bodies are wrapped into it). */
 static moreau_err root_node(moreau_part *part, const moreau_bodies *b, rcb_node *root)
@@ -210,8 +193,8 @@ moreau_err part_partition_rcb(moreau_part *part, const moreau_bodies *b, const m
   if (!err) err = moreau_malloc(level * RCB_SLOTS * sizeof(int64_t), &bins);
   if (!err) err = moreau_malloc(level * sizeof(rcb_node), &nodes);
   if (!err) err = moreau_malloc(level * sizeof(rcb_node), &next);
-  if (!err) err = body_weights(part, b, history, w);
   err = moreau_error_agree(part->comm, err);
+  if (!err) err = part_body_weights(part, b, history, w);
   if (!err && part->size > 1) err = bisect(part, b, w, nodes, next, node_of, child, bins);
   moreau_free(&w);
   moreau_free(&node_of);

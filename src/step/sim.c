@@ -344,6 +344,7 @@ moreau_err moreau_sim_step(moreau_sim *sim)
   prob.dt = sim->dt;
   MOREAU_CALL(moreau_nlgs_solve(sim->nlgs, &prob, &sim->stats.solve));
   sim->stats.solve_seconds = sim->stats.solve.seconds;
+  moreau_part_add_sweep_time(sim->part, sim->stats.solve.sweep_seconds);
   sim_drift(sim, 0.5 * sim->dt);
   sim_rough_stream(sim);
   MOREAU_CALL(sim_contact_statistics(sim));

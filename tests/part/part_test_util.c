@@ -14,6 +14,13 @@ long part_test_sum(long v)
   return total;
 }
 
+double part_test_sum_double(double v)
+{
+  double total = 0;
+  MPI_Allreduce(&v, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  return total;
+}
+
 double part_test_max(double v)
 {
   double m = 0;

@@ -49,6 +49,7 @@ typedef struct {
 
 long part_test_sum(long v);
 double part_test_max(double v);
+double part_test_sum_double(double v);
 void part_test_body(const part_test_scene *s, moreau_gid gid, moreau_body *body);
 /* Creates the bodies of the scene this rank starts with. */
 moreau_err part_test_make_bodies(const part_test_scene *s, part_test_layout layout, moreau_bodies **b);

@@ -171,6 +171,75 @@ static void run_drift_relabel(const part_test_scene *s, moreau_part_type type)
   PT_TRY(moreau_bodies_destroy(&b));
 }
 
+/* Weights from measured time: rank 0 reports three times the sweep seconds
+ * per unit of work of the others. The imbalance is then measured in
+ * seconds (3P / (P + 2) here, where the counts are balanced), and the
+ * repartition balances the bodies weighted by their old rank's seconds per
+ * unit of work: within 10% of the mean on every rank (METIS balances cells
+ * to 3%, RCB to a body). RCB's cut moves into rank 0's old region, so rank
+ * 0 keeps n0 = sum_r c_r n_r / (P c_0) bodies, c_r the seconds per unit of
+ * work of rank r; METIS's new parts need not nest in the old ones. Under
+ * COUNT the same times change nothing. */
+static void run_time_weights(const part_test_scene *s, moreau_part_type type, moreau_part_weight weight)
+{
+  moreau_bodies *b;
+  moreau_contacts *h;
+  moreau_part *part;
+  moreau_part_stats st;
+  int size, rank;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (size == 1) return;
+  PT_TRY(part_test_make_bodies(s, PT_SLABS, &b));
+  PT_TRY(part_test_make_history(b, 0, &h));
+  PT_TRY(moreau_part_create(MPI_COMM_WORLD, &part));
+  moreau_part_set_type(part, type);
+  moreau_part_set_weight(part, weight);
+  moreau_part_set_imbalance(part, 1e9);
+  PT_TRY(moreau_part_setup(part, b, h, 0.5));
+  PT_TRY(moreau_part_update(part, b, h, h->n));
+  const double cost = rank == 0 ? 3e-6 : 1e-6, n_before = (double)b->n_owned;
+  const double seconds = cost * (double)(b->n_owned + h->n);
+  const double time_imbalance = part_test_max(seconds) / (part_test_sum_double(seconds) / size);
+  const double expect_n0 = part_test_sum_double(cost * n_before) / (size * 3e-6);
+  double *cost_of;
+  ck_assert_int_eq(moreau_calloc((size_t)s->n + 1, sizeof(double), &cost_of), MOREAU_SUCCESS);
+  for (moreau_lid i = 0; i < b->n_owned; i++)
+    cost_of[b->gid[i]] = cost;
+  MPI_Allreduce(MPI_IN_PLACE, cost_of, (int)s->n + 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  moreau_part_add_sweep_time(part, seconds);
+  moreau_part_set_imbalance(part, 1.1);
+  PT_TRY(moreau_part_update(part, b, h, h->n));
+  moreau_part_get_stats(part, &st);
+  check_nothing_lost(s, part, b, h);
+  const double n0 = part_test_max(rank == 0 ? (double)b->n_owned : 0.0);
+  double cost_here = 0.0;
+  for (moreau_lid i = 0; i < b->n_owned; i++)
+    cost_here += cost_of[b->gid[i]];
+  const double cost_imbalance = part_test_max(cost_here) / (part_test_sum_double(cost_here) / size);
+  moreau_free(&cost_of);
+  if (rank == 0)
+    printf("%s, %s weights, %dD, %d ranks: imbalance %.3f (time %.3f), %lld repartitions; weighted by the old costs "
+           "max/mean %.3f; rank 0 holds %.0f bodies (closed form %.1f)\n",
+           type == MOREAU_PART_METIS ? "metis" : "rcb", weight == MOREAU_PART_WEIGHT_TIME ? "time" : "count", s->dim,
+           size, st.imbalance, time_imbalance, (long long)st.repartitions, cost_imbalance, n0, expect_n0);
+  if (weight == MOREAU_PART_WEIGHT_COUNT) {
+    ck_assert_msg(st.imbalance < 1.1, "count imbalance %.3f", st.imbalance);
+    ck_assert_int_eq(st.repartitions, 0);
+  } else {
+    ck_assert_msg(fabs(st.imbalance - time_imbalance) < 1e-6 * time_imbalance, "imbalance %.6f, seconds say %.6f",
+                  st.imbalance, time_imbalance);
+    ck_assert_int_eq(st.repartitions, 1);
+    ck_assert_msg(cost_imbalance < 1.1, "max/mean of the cost-weighted bodies %.3f", cost_imbalance);
+    if (type == MOREAU_PART_RCB)
+      ck_assert_msg(fabs(n0 - expect_n0) <= 0.02 * expect_n0 + 2.0, "rank 0 holds %.0f bodies, closed form %.1f", n0,
+                    expect_n0);
+  }
+  PT_TRY(moreau_part_destroy(&part));
+  PT_TRY(moreau_contacts_destroy(&h));
+  PT_TRY(moreau_bodies_destroy(&b));
+}
+
 START_TEST(test_repartition_2d)
 {
   part_test_scene s = {2, 3000, 80.0, 0.5, 1.0, 51};
@@ -200,11 +269,22 @@ START_TEST(test_drift_relabel)
 }
 END_TEST
 
+START_TEST(test_time_weights)
+{
+  part_test_scene s2 = {2, 3000, 80.0, 0.5, 1.0, 55}, s3 = {3, 3000, 24.0, 0.5, 1.0, 56};
+  run_time_weights(&s2, MOREAU_PART_RCB, MOREAU_PART_WEIGHT_TIME);
+  run_time_weights(&s3, MOREAU_PART_RCB, MOREAU_PART_WEIGHT_TIME);
+  run_time_weights(&s2, MOREAU_PART_METIS, MOREAU_PART_WEIGHT_TIME);
+  run_time_weights(&s2, MOREAU_PART_RCB, MOREAU_PART_WEIGHT_COUNT);
+}
+END_TEST
+
 TCase *part_tcase_repartition(void)
 {
   TCase *tc = tcase_create("repartition");
   tcase_add_test(tc, test_repartition_2d);
   tcase_add_test(tc, test_repartition_3d);
   tcase_add_test(tc, test_drift_relabel);
+  tcase_add_test(tc, test_time_weights);
   return tc;
 }
