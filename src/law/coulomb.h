@@ -163,12 +163,12 @@ static inline int moreau_coulomb3d(const moreau_row3d *r, const double *rhs, dou
    * singular W are not built), not read from the record: a random sweep
    * waits on the bytes it moves, not on these flops (blocks, whose records
    * stream, pay 5 % for them; benchmarks/README.md, the 3D bed). */
-  const double c00 = W[3] * W[5] - W[4] * W[4], c01 = W[2] * W[4] - W[1] * W[5], c02 = W[1] * W[4] - W[2] * W[3];
-  const double c11 = W[0] * W[5] - W[2] * W[2], c12 = W[1] * W[2] - W[0] * W[4], c22 = W[0] * W[3] - W[1] * W[1];
-  const double inv_det = 1.0 / (W[0] * c00 + W[1] * c01 + W[2] * c02);
-  p[0] = (c00 * rhs[0] + c01 * rhs[1] + c02 * rhs[2]) * inv_det;
-  p[1] = (c01 * rhs[0] + c11 * rhs[1] + c12 * rhs[2]) * inv_det;
-  p[2] = (c02 * rhs[0] + c12 * rhs[1] + c22 * rhs[2]) * inv_det;
+  double c[6];
+  moreau_sym3_cofactors(W, c);
+  const double inv_det = 1.0 / moreau_sym3_det(W, c);
+  p[0] = (c[0] * rhs[0] + c[1] * rhs[1] + c[2] * rhs[2]) * inv_det;
+  p[1] = (c[1] * rhs[0] + c[3] * rhs[1] + c[4] * rhs[2]) * inv_det;
+  p[2] = (c[2] * rhs[0] + c[4] * rhs[1] + c[5] * rhs[2]) * inv_det;
   double pt = sqrt(p[1] * p[1] + p[2] * p[2]);
   if (p[0] > 0.0 && pt <= mu_stick * p[0]) return 0;
   double e[2] = {1.0, 0.0};

@@ -91,6 +91,24 @@ static inline void moreau_row2d_apply(moreau_row2d *r, double dn, double dt)
   }
 }
 
+/* The cofactors c of a symmetric 3x3 matrix W stored as its upper triangle
+ * (nn nt ns tt ts ss), in the same layout: W^-1 = c / det, det =
+ * moreau_sym3_det(W, c) (along the first row). */
+static inline void moreau_sym3_cofactors(const double *W, double *c)
+{
+  c[0] = W[3] * W[5] - W[4] * W[4];
+  c[1] = W[2] * W[4] - W[1] * W[5];
+  c[2] = W[1] * W[4] - W[2] * W[3];
+  c[3] = W[0] * W[5] - W[2] * W[2];
+  c[4] = W[1] * W[2] - W[0] * W[4];
+  c[5] = W[0] * W[3] - W[1] * W[1];
+}
+
+static inline double moreau_sym3_det(const double *W, const double *c)
+{
+  return W[0] * c[0] + W[1] * c[1] + W[2] * c[2];
+}
+
 static inline double moreau_dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
 /* out = a x b */

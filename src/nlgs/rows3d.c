@@ -2,12 +2,6 @@
 
 #include "nlgs_private.h"
 
-/* Determinant of the symmetric 3x3 matrix (nn, nt, ns, tt, ts, ss). */
-static double sym3_det(const double *W)
-{
-  return W[0] * (W[3] * W[5] - W[4] * W[4]) + W[1] * (W[2] * W[4] - W[1] * W[5]) + W[2] * (W[1] * W[4] - W[2] * W[3]);
-}
-
 /* y = I^-1 x for a row side: its tensor, or iso times the identity. */
 static void inv_inertia_apply(const double *I, double iso, const double *x, double *y)
 {
@@ -93,7 +87,9 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
       if (r->ga) r->W[m] += moreau_dot3(e[i], r->ga) * moreau_dot3(e[j], r->ga);
       if (r->gb) r->W[m] += moreau_dot3(e[i], r->gb) * moreau_dot3(e[j], r->gb);
     }
-    if (!(sym3_det(r->W) > 0.0)) continue; /* the local solve needs W^-1 */
+    double cof[6];
+    moreau_sym3_cofactors(r->W, cof);
+    if (!(moreau_sym3_det(r->W, cof) > 0.0)) continue; /* the local solve needs W^-1 */
 
     const moreau_pair_law *pair = moreau_materials_pair(prob->materials, b->material[ia], mat_b);
     moreau_law_contact lc = {c->gap[k], &prob->u_minus[3 * k], prob->dt, r_eff,
