@@ -11,7 +11,7 @@
  * 1 / RCB_BINS^RCB_PASSES of its side, far below a body. No body moves and
  * no rank holds more than its bodies, one level's bins and the P - 1 cuts;
  * the weights are integers, so the sums and the cuts are the same bits
- * whatever the rank count and the order of the terms. */
+ * whichever rank holds which body, in whatever order. */
 #define RCB_BINS 64
 #define RCB_PASSES 3
 /* Per node and pass: the weight below the window, in each bin, above it. */
@@ -183,18 +183,21 @@ moreau_err part_partition_rcb(moreau_part *part, const moreau_bodies *b, const m
   int *node_of = NULL, *child = NULL;
   rcb_node *nodes = NULL, *next = NULL;
   moreau_err err;
-  MOREAU_CALL(moreau_realloc((size_t)part->size * sizeof(double), &part->rcb_cut));
-  MOREAU_CALL(moreau_realloc((size_t)part->size * sizeof(int), &part->rcb_axis));
-  part->rcb_cut[0] = 0.0;
-  part->rcb_axis[0] = 0;
-  err = moreau_malloc(((size_t)b->n_owned + 1) * sizeof(int64_t), &w);
+  /* Every allocation is agreed on before the first collective. */
+  err = moreau_realloc((size_t)part->size * sizeof(double), &part->rcb_cut);
+  if (!err) err = moreau_realloc((size_t)part->size * sizeof(int), &part->rcb_axis);
+  if (!err) err = moreau_malloc(((size_t)b->n_owned + 1) * sizeof(int64_t), &w);
   if (!err) err = moreau_malloc(((size_t)b->n_owned + 1) * sizeof(int), &node_of);
   if (!err) err = moreau_malloc(2 * level * sizeof(int), &child);
   if (!err) err = moreau_malloc(level * RCB_SLOTS * sizeof(int64_t), &bins);
   if (!err) err = moreau_malloc(level * sizeof(rcb_node), &nodes);
   if (!err) err = moreau_malloc(level * sizeof(rcb_node), &next);
   err = moreau_error_agree(part->comm, err);
-  if (!err) err = part_body_weights(part, b, history, w);
+  if (!err) {
+    part->rcb_cut[0] = 0.0;
+    part->rcb_axis[0] = 0;
+    err = part_body_weights(part, b, history, w);
+  }
   if (!err && part->size > 1) err = bisect(part, b, w, nodes, next, node_of, child, bins);
   moreau_free(&w);
   moreau_free(&node_of);
