@@ -52,15 +52,16 @@ moreau_err moreau_part_setup(moreau_part *part, moreau_bodies *b, moreau_contact
 moreau_err moreau_part_update(moreau_part *part, moreau_bodies *b, moreau_contacts *history, moreau_lid n_contacts)
 {
   moreau_lid *hist_lid;
-  /* Sums of work, orphans and sweep nanoseconds; maxima of work and
-   * nanoseconds (TIME's imbalance, in the same two reductions). */
+  /* Sums of work, orphans and sweep microseconds; maxima of work and
+   * microseconds (TIME's imbalance, in the same two reductions; 10^4 ranks
+   * sum 10^4 years of sweeps in microseconds within an int64). */
   int64_t local[3], sum[3], max[2];
   double mean;
   MOREAU_CHECK(part->ready, MOREAU_ERR_INTERNAL, "moreau_part_update called before moreau_part_setup");
   part->updates++;
   MOREAU_CALL(part_history_lids(part, b, history, &hist_lid, &local[1]));
   local[0] = (int64_t)b->n_owned + n_contacts;
-  local[2] = llround(1e9 * part->sweep_seconds);
+  local[2] = llround(1e6 * part->sweep_seconds);
   part->work_sum += local[0];
   MOREAU_MPI_CALL(MPI_Allreduce(local, sum, 3, MPI_INT64_T, MPI_SUM, part->comm));
   MOREAU_MPI_CALL(MPI_Allreduce((int64_t[2]){local[0], local[2]}, max, 2, MPI_INT64_T, MPI_MAX, part->comm));

@@ -47,10 +47,10 @@ static moreau_err rcb_pairs(const moreau_part *part, moreau_lid i, const double 
 }
 
 /* (rank, lid) pairs: owned body lid is copied to rank when a cell of rank
- * (or its RCB region) lies within reach of the body or of one of its periodic images (the ghost
- * keeps its own position: detection finds the image). Bodies are visited in
- * gid order, so each rank's list is in gid order. A rank that is its own
- * periodic neighbour already holds the body. */
+ * (or its RCB region) lies within reach of the body or of one of its
+ * periodic images (the ghost keeps its own position: detection finds the
+ * image). Bodies are visited in gid order, so each rank's list is in gid
+ * order. A rank that is its own periodic neighbour already holds the body. */
 static moreau_err ghost_pairs(moreau_part *part, const moreau_bodies *b, double cutoff, moreau_lid *n_pairs, int **rank,
                               moreau_lid **lid)
 {
