@@ -34,7 +34,7 @@ typedef struct {
   moreau_walls *walls;         /* replicated */
   uint64_t rng[4];             /* this rank's sweep-order generator */
   int rng_restored;            /* reader: 1 when rng was restored (same rank count) */
-  moreau_part_map map;         /* the partition's cell map (replicated) */
+  moreau_part_map map;         /* the partition's map: cells or RCB cuts (replicated) */
   double box_lo[3], box_hi[3]; /* the domain's box */
   int has_box;
   double le_offset;   /* the domain's Lees-Edwards offset (0 without) */
@@ -60,12 +60,12 @@ MOREAU_MUST_CHECK moreau_err moreau_checkpoint_write(const moreau_checkpoint *ck
  * checkpoint of dimension dim whose checksum verifies, and reads it: this
  * rank's slab of the bodies and of the history is appended to ck->bodies and
  * ck->history (created by the caller, with the run's state width), the walls
- * are appended to ck->walls, the map's cell_rank and the options are
+ * are appended to ck->walls, the map's cell_rank or RCB cuts and the options are
  * allocated (free them with moreau_checkpoint_free), rng is restored when the
  * file was written on comm's size of ranks. A corrupt, truncated or foreign
  * file fails with MOREAU_ERR_INPUT and one line naming it and the reason. */
 MOREAU_MUST_CHECK moreau_err moreau_checkpoint_read(const char *path, MPI_Comm comm, int dim, moreau_checkpoint *ck);
-/* Frees what the reader allocated (map.cell_rank, options, shape_rows). */
+/* Frees what the reader allocated (the map's arrays, options, shape_rows). */
 void moreau_checkpoint_free(moreau_checkpoint *ck);
 
 /* Collective over comm. Only the run's options text of a checkpoint (after

@@ -120,11 +120,14 @@ MOREAU_MUST_CHECK moreau_err moreau_part_setup(moreau_part *part, moreau_bodies 
  * work (owned bodies + owned contacts of the last step, given as
  * n_contacts) exceeds the threshold. The imbalance is measured on entry, on
  * the work of the step just done, so a drift is corrected one update after
- * it shows. A repartition refits the grid to the current bodies, weights
- * each cell by its bodies plus their history entries, and moves everything.
+ * it shows (with MOREAU_PART_WEIGHT_TIME, the imbalance of the sweep seconds
+ * since the last partition). A repartition refits the grid to the current
+ * bodies, weights each cell (or, with RCB, each body) by its bodies plus
+ * their history entries (see moreau_part_weight), and moves everything.
  * Migrants are appended to the owned bodies, which are renumbered as
  * moreau_part_set_renumber_every says; the history ends sorted by key;
- * ghosts are dropped. Bodies outside the grid belong to the nearest edge cell. */
+ * ghosts are dropped. Bodies outside the grid belong to the nearest edge
+ * cell; RCB's outermost regions are unbounded. */
 MOREAU_MUST_CHECK moreau_err moreau_part_update(moreau_part *part, moreau_bodies *b, moreau_contacts *history,
                                                 moreau_lid n_contacts);
 
@@ -135,13 +138,13 @@ MOREAU_MUST_CHECK moreau_err moreau_part_owned_by_gid(moreau_part *part, const m
                                                       const moreau_lid **lids);
 
 /* Collective. Drops the ghosts and copies in every body owned by another
- * rank whose bounding box (centre +- (radius + cutoff)) overlaps a cell owned
- * here. Ghosts are ordered by owner rank, then gid. With cutoff >= largest
+ * rank whose bounding box (centre +- (radius + cutoff)) overlaps a cell (or,
+ * with RCB, the region) owned here. Ghosts are ordered by owner rank, then gid. With cutoff >= largest
  * radius + alert distance, the owner of the smaller gid of every pair with a
  * gap below the alert distance holds the other body (owned or ghost). */
 MOREAU_MUST_CHECK moreau_err moreau_part_ghosts(moreau_part *part, moreau_bodies *b, double cutoff);
 
-/* Not collective, after setup. A view of the current map (cell_rank stays
+/* Not collective, after setup. A view of the current map (its arrays stay
  * owned by the part, valid until the next repartition). */
 void moreau_part_get_map(const moreau_part *part, moreau_part_map *map);
 /* Not collective, before setup (the same on every rank). When map->nranks is
