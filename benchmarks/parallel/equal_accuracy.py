@@ -12,7 +12,12 @@ tabled per partition, norm and tolerance. Runs of a fixed number of sweeps
 give each P's error against sweeps; from them, per partition, the sweeps
 each P needs to reach the error P = 1 has after each of those counts (log
 error linear in log sweeps between the bracketing runs), and their ratio
-to P = 1's count: the sweeps to equal accuracy."""
+to P = 1's count: the sweeps to equal accuracy. Three accuracies are
+tabled: the force error against the 1-rank reference; the force error
+against the run's own limit (the <part>_limit_p<P> runs of
+equal_accuracy.sh -limits, P = 1's limit being the reference), which does
+not depend on which of a frictional pile's many solutions an iteration
+heads for; and the law residual, which needs no reference at all."""
 import csv
 import math
 import re
@@ -59,50 +64,68 @@ def sweeps_to(points, target):
     return None
 
 
+MEASURES = (("fe", "force error against the 1-rank reference"),
+            ("fo", "force error against the run's own limit"),
+            ("law", "law residual"))
+
+
 def equal_accuracy(rows):
     fixed = [r for r in rows if r["norm"] == "fixed"]
     if not fixed:
         return
     print("Error against sweeps (runs of a fixed number of sweeps), and the sweeps P needs to reach the error")
     print("P = 1 has after n sweeps (ratio to n):")
-    for part in sorted({r["part"] for r in fixed}):
-        ps = sorted({r["p"] for r in fixed if r["part"] == part})
-        ns = sorted({r["sweeps"] for r in fixed if r["part"] == part})
-        curve = {p: [(r["sweeps"], r["fe"]) for r in fixed if (r["part"], r["p"]) == (part, p)] for p in ps}
-        print(f"{part}: force error after n sweeps")
-        print(f"{'P':>4} " + " ".join(f"{n:>9d}" for n in ns))
-        for p in ps:
-            err = dict(curve[p])
-            print(f"{p:4d} " + " ".join(f"{err[n]:9.3e}" if n in err else f"{'-':>9}" for n in ns))
-        print(f"{part}: sweeps to P = 1's error after n sweeps (ratio)")
-        print(f"{'P':>4} " + " ".join(f"{n:>16d}" for n in ns))
-        base = dict(curve[ps[0]])
-        for p in ps:
-            cells = []
-            for n in ns:
-                s = sweeps_to(curve[p], base[n]) if n in base else None
-                if s is None and n in base and p == ps[0]:
-                    s = n
-                cells.append("-" if s is None else f"{s:8.0f} ({s / n:.3f})")
-            print(f"{p:4d} " + " ".join(f"{c:>16}" for c in cells))
-        print()
+    for key, name in MEASURES:
+        for part in sorted({r["part"] for r in fixed}):
+            sel = [r for r in fixed if r["part"] == part and r.get(key) is not None]
+            ps = sorted({r["p"] for r in sel})
+            ns = sorted({r["sweeps"] for r in sel})
+            if 1 not in ps:
+                continue
+            curve = {p: [(r["sweeps"], r[key]) for r in sel if r["p"] == p] for p in ps}
+            print(f"{part}: {name} after n sweeps")
+            print(f"{'P':>4} " + " ".join(f"{n:>9d}" for n in ns))
+            for p in ps:
+                err = dict(curve[p])
+                print(f"{p:4d} " + " ".join(f"{err[n]:9.3e}" if n in err else f"{'-':>9}" for n in ns))
+            print(f"{part}: sweeps to P = 1's {name} after n sweeps (ratio)")
+            print(f"{'P':>4} " + " ".join(f"{n:>16d}" for n in ns))
+            base = dict(curve[1])
+            for p in ps:
+                cells = []
+                for n in ns:
+                    s = sweeps_to(curve[p], base[n]) if n in base else None
+                    if s is None and n in base and p == 1:
+                        s = n
+                    cells.append("-" if s is None else f"{s:8.0f} ({s / n:.3f})")
+                print(f"{p:4d} " + " ".join(f"{c:>16}" for c in cells))
+            print()
 
 
 def main():
     d = sys.argv[1]
     runs = list(csv.DictReader(open(f"{d}/runs.csv")))
     ref = forces(f"{d}/forces/ref.csv")
+    limits = {}
+    for r in runs:
+        m = re.match(r"(metis|block|rcb)_limit_p(\d+)$", r["label"])
+        if m:
+            limits[(m[1], int(m[2]))] = forces(f"{d}/forces/{r['label']}.csv")
     rows = []
     print("Reference: 1 rank, law norm; other tightly converged solutions against it:")
     for r in runs:
-        fe, we = errors(forces(f"{d}/forces/{r['label']}.csv"), ref)
-        m = re.match(r"(metis|block)_(\w+?)_([0-9.e+-]+)_p(\d+)_s(\d+)$", r["label"])
+        fs = forces(f"{d}/forces/{r['label']}.csv")
+        fe, we = errors(fs, ref)
+        m = re.match(r"(metis|block|rcb)_(\w+?)_([0-9.e+-]+)_p(\d+)_s(\d+)$", r["label"])
         if not m:
-            print(f"  {r['label']:>10}: ranks {r['ranks']:>3} sweeps {r['iterations']:>7} law residual "
+            print(f"  {r['label']:>14}: ranks {r['ranks']:>3} sweeps {r['iterations']:>7} law residual "
                   f"{float(r['law_residual']):.2e} force error {fe:.2e} wall error {we:.2e}")
             continue
-        rows.append(dict(part=m[1], norm=m[2], tol=float(m[3]), p=int(m[4]), seed=int(m[5]),
-                         sweeps=int(r["iterations"]), law=float(r["law_residual"]), fe=fe, we=we,
+        p = int(m[4])
+        own = ref if p == 1 else limits.get((m[1], p))
+        fo = errors(fs, own)[0] if own is not None and m[2] == "fixed" else None
+        rows.append(dict(part=m[1], norm=m[2], tol=float(m[3]), p=p, seed=int(m[5]),
+                         sweeps=int(r["iterations"]), law=float(r["law_residual"]), fe=fe, we=we, fo=fo,
                          copies=int(r["interface_copies"])))
     print()
     print(f"{'part':>5} {'norm':>4} {'tol':>7} {'P':>3} {'sweeps':>7} {'/P=1':>6} {'law res':>8} "
@@ -118,6 +141,7 @@ def main():
                   f"{r['sweeps'] / base:6.3f} {r['law']:8.2e} {r['fe']:9.2e} {r['we']:8.2e} {r['copies']:6d}")
         print()
     equal_accuracy(rows)
+
 
 if __name__ == "__main__":
     main()

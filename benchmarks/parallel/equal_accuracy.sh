@@ -3,25 +3,34 @@
 #
 #   equal_accuracy.sh -particles FILE -box x0,y0,x1,y1 -out DIR [-ranks 1,2,4,8,16,32,64]
 #                     [-tols 1e-3,1e-4,1e-5] [-norms mean,law] [-parts metis,block] [-seeds 1]
-#                     [-ref_tol 1e-7] [-sweeps 1000,4000,...] [-dt 2e-3] [-launcher mpiexec] [-build DIR]
-#                     [-- more options]
+#                     [-ref_tol 1e-7] [-no_spread] [-sweeps 1000,4000,...] [-limits 2,16] [-dt 2e-3]
+#                     [-launcher mpiexec] [-build DIR] [-- more options]
 #
 # One cold time step (every force starts at zero) of a settled pile read from
 # FILE, solved on P ranks for every P, partition (-part_type: METIS's 2D
-# split or blocks, i.e. horizontal slabs of a pile taller than wide), norm
-# (-nlgs_norm: the increment norm `mean` or the law residual `law`) and
-# tolerance, the convergence checked every 10 sweeps. First a reference: the
-# same step on 1 rank, law norm at -ref_tol, and two more at that tolerance
-# (1 rank with seed 2, 2 ranks) to show how far apart tightly converged
-# solutions of a frictional pile are (its forces need not be unique). With
-# -sweeps, every P and partition also runs exactly each listed number of
-# sweeps (-nlgs_min_it = -nlgs_max_it), which traces its error against
-# sweeps; the summary then reads off the sweeps each P needs to reach the
-# error P = 1 has at each of those counts: the sweeps to equal accuracy. Each
-# run's forces go to DIR/forces/<run>.csv (bench_parallel_step
-# -bench_forces) and a row to DIR/runs.csv; equal_accuracy.py then compares
-# every run with the reference (forces, wall reactions) and writes
-# DIR/summary.txt. Runs already in DIR are not repeated.
+# split, blocks, i.e. horizontal slabs of a pile taller than wide, or rcb,
+# the recursive bisection), norm (-nlgs_norm: the increment norm `mean` or
+# the law residual `law`) and tolerance, the convergence checked every 10
+# sweeps. First a reference: the same step on 1 rank, law norm at -ref_tol,
+# and (not with -no_spread) two more at that tolerance (1 rank with seed 2,
+# 2 ranks) to show how far apart tightly converged solutions of a
+# frictional pile are (its forces need not be unique). With -sweeps, every
+# P and partition also runs exactly each listed number of sweeps
+# (-nlgs_min_it = -nlgs_max_it), which traces its error against sweeps; the
+# summary then reads off the sweeps each P needs to reach the error P = 1
+# has at each of those counts: the sweeps to equal accuracy. Each run's
+# forces go to DIR/forces/<run>.csv (bench_parallel_step -bench_forces) and
+# a row to DIR/runs.csv; equal_accuracy.py then compares every run with the
+# reference (forces, wall reactions) and writes DIR/summary.txt. Runs
+# already in DIR are not repeated.
+#
+# With -limits, each listed P > 1 and partition also gets its own
+# reference: the same seed and partition at -ref_tol, i.e. the limit of the
+# very iteration whose first n sweeps the fixed-sweep runs are (the law
+# norm's check only reads the state). A frictional pile has many solutions,
+# and a glued iteration need not head for the one 1 rank finds; the
+# distance to its own limit measures how far each run still is from
+# converged, whichever solution it converges to.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -35,7 +44,7 @@ die() {
 }
 
 particles="" box="" out="" ranks="1,2,4,8,16,32,64" tols="1e-3,1e-4,1e-5" norms="mean,law" parts="metis,block"
-seeds=1 ref_tol=1e-7 sweeps="" dt=2e-3 launcher="mpiexec" build="$repo/build" extra=()
+seeds=1 ref_tol=1e-7 sweeps="" limits="" spread=1 dt=2e-3 launcher="mpiexec" build="$repo/build" extra=()
 while [ $# -gt 0 ]; do
   case "$1" in
     -particles) particles=${2:?-particles needs a value}; shift 2 ;;
@@ -48,6 +57,8 @@ while [ $# -gt 0 ]; do
     -seeds) seeds=${2:?-seeds needs a value}; shift 2 ;;
     -ref_tol) ref_tol=${2:?-ref_tol needs a value}; shift 2 ;;
     -sweeps) sweeps=${2:?-sweeps needs a value}; shift 2 ;;
+    -limits) limits=${2:?-limits needs a value}; shift 2 ;;
+    -no_spread) spread=0; shift ;;
     -dt) dt=${2:?-dt needs a value}; shift 2 ;;
     -launcher) launcher=${2:?-launcher needs a value}; shift 2 ;;
     -build) build=${2:?-build needs a value}; shift 2 ;;
@@ -61,7 +72,8 @@ done
 [[ "$ranks" =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || die "-ranks: comma-separated positive integers, got '$ranks'"
 [[ "$seeds" =~ ^[0-9]+(,[0-9]+)*$ ]] || die "-seeds: comma-separated integers, got '$seeds'"
 [[ "$norms" =~ ^(mean|quad|max|law)(,(mean|quad|max|law))*$ ]] || die "-norms: from mean,quad,max,law, got '$norms'"
-[[ "$parts" =~ ^(metis|block)(,(metis|block))*$ ]] || die "-parts: from metis,block, got '$parts'"
+[[ "$parts" =~ ^(metis|block|rcb)(,(metis|block|rcb))*$ ]] || die "-parts: from metis,block,rcb, got '$parts'"
+[[ -z "$limits" || "$limits" =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || die "-limits: comma-separated rank counts, got '$limits'"
 [[ -z "$sweeps" || "$sweeps" =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || die "-sweeps: comma-separated positive integers, got '$sweeps'"
 [ -n "$out" ] || die "-out is required"
 bench="$build/benchmarks/bench_parallel_step"
@@ -92,8 +104,10 @@ run() {
 
 echo "equal_accuracy.sh: load average $(cut -d' ' -f1-3 /proc/loadavg)"
 run ref 1 1 -nlgs_norm law -nlgs_tol "$ref_tol"
-run ref_seed2 1 2 -nlgs_norm law -nlgs_tol "$ref_tol"
-run ref_p2 2 1 -nlgs_norm law -nlgs_tol "$ref_tol"
+if [ "$spread" = 1 ]; then
+  run ref_seed2 1 2 -nlgs_norm law -nlgs_tol "$ref_tol"
+  run ref_p2 2 1 -nlgs_norm law -nlgs_tol "$ref_tol"
+fi
 IFS=, read -r -a rank_list <<<"$ranks"
 IFS=, read -r -a tol_list <<<"$tols"
 IFS=, read -r -a norm_list <<<"$norms"
@@ -118,5 +132,14 @@ for part in "${part_list[@]}"; do
     done
   done
 done
+if [ -n "$limits" ]; then
+  IFS=, read -r -a limit_list <<<"$limits"
+  for part in "${part_list[@]}"; do
+    for p in "${limit_list[@]}"; do
+      [ "$p" -gt 1 ] || continue
+      run "${part}_limit_p${p}" "$p" 1 -part_type "$part" -nlgs_norm law -nlgs_tol "$ref_tol"
+    done
+  done
+fi
 echo "equal_accuracy.sh: load average $(cut -d' ' -f1-3 /proc/loadavg)"
 /usr/bin/python3 "$here/equal_accuracy.py" "$out" | tee "$out/summary.txt"
