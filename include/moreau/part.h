@@ -13,10 +13,12 @@
 /* The public API: exported from libmoreau, which hides everything else. */
 #pragma GCC visibility push(default)
 
-/* Space partition over the ranks of a communicator. The domain is covered by a
- * grid of cells; the cells are partitioned into P parts (METIS_PartGraphKway on
- * the cell graph weighted by bodies and contacts, or contiguous blocks), and a
- * body belongs to the rank owning the cell of its centre. The part also keeps
+/* Space partition over the ranks of a communicator. By default space is cut by
+ * recursive coordinate bisection computed by all ranks; or the domain is
+ * covered by a grid of cells partitioned into P parts on rank 0
+ * (METIS_PartGraphKway on the cell graph weighted by bodies and contacts, or
+ * contiguous blocks). A body belongs to the rank owning the region (the cell)
+ * of its centre. The part also keeps
  * the ghost layer and the plan of interface bodies (bodies touched by contacts
  * on more than one rank), whose velocities are glued every NLGS sweep. */
 typedef struct moreau_part moreau_part;
@@ -64,7 +66,7 @@ typedef struct {
   int64_t repartitions; /* repartitions done before this map, for the record */
 } moreau_part_map;
 
-/* Not collective; comm is stored, not duplicated. Defaults: METIS,
+/* Not collective; comm is stored, not duplicated. Defaults: RCB,
  * threshold 1.2, automatic cell size. */
 MOREAU_MUST_CHECK moreau_err moreau_part_create(MPI_Comm comm, moreau_part **part);
 MOREAU_MUST_CHECK moreau_err moreau_part_destroy(moreau_part **part);

@@ -5,9 +5,9 @@
 #include "part_private.h"
 
 const moreau_option_spec moreau_part_options[] = {
-    {"-part_type", "<metis|block|rcb>", "metis",
-     "split over the ranks: METIS k-way on the cell graph, weighted blocks of cells along the longest axis, or "
-     "recursive coordinate bisection computed in parallel (no rank holds a cell map)"},
+    {"-part_type", "<rcb|metis|block>", "rcb",
+     "split over the ranks: recursive coordinate bisection computed in parallel (no rank holds a cell map), METIS "
+     "k-way on the cell graph (on rank 0), or weighted blocks of cells along the longest axis (on rank 0)"},
     {"-part_weight", "<count|time>", "count",
      "what a body weighs in a partition: 1 + its contacts, or that times its rank's measured sweep seconds per unit "
      "of work (relative to the mean; the imbalance is then measured in sweep seconds; not bitwise reproducible)"},
@@ -26,7 +26,7 @@ moreau_err moreau_part_create(MPI_Comm comm, moreau_part **part)
   p->comm = comm;
   MOREAU_MPI_CALL(MPI_Comm_rank(comm, &p->rank));
   MOREAU_MPI_CALL(MPI_Comm_size(comm, &p->size));
-  p->type = MOREAU_PART_METIS;
+  p->type = MOREAU_PART_RCB;
   p->threshold = 1.2;
   p->renumber_every = 100;
   p->stats.imbalance = 1.0;
