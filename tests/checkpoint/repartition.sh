@@ -5,6 +5,7 @@
 # for bit the one that stayed on NP1 (the sweep order of the contact solver
 # depends on the partition), so it is compared with it as physics:
 #  - the restarted run finishes, and its series has every step once;
+#  - both checkpoints hold the default partition, RCB's cuts;
 #  - the same bodies: count, sum and set of gids, and radius and mass of
 #    each gid equal (exact);
 #  - no overlap growth: max_overlap after the restart < 2 x the largest of
@@ -43,6 +44,14 @@ rows=$(steps_contiguous moved/timeseries.csv 1) || fail "the continued series ha
 [ "$rows" -eq $N ] || fail "the continued series has $rows rows, expected $N"
 c=$(min_contacts moved/timeseries.csv $H $N)
 [ "$c" -gt 0 ] || fail "rows after the restart without contacts"
+
+# The default partition is RCB: both checkpoints say so (the partition kind,
+# the 16th of /run/header_ints, is 2) and hold the cuts, not a cell map.
+for f in $a $b; do
+  kind=$(h5col $f /run/header_ints | sed -n 16p)
+  [ "$kind" = 2 ] || fail "$f: partition kind '$kind', expected 2 (RCB, the default)"
+  h5dump -H -d /partition/rcb_cut $f >/dev/null 2>&1 || fail "$f: no /partition/rcb_cut"
+done
 
 # The bodies, by gid.
 bodies() {
