@@ -22,6 +22,7 @@ typedef enum {
   MOREAU_EV_WARM_START,    /* the last step's contacts kept as history, and this step's matched to them */
   MOREAU_EV_FREE_VELOCITY, /* relative velocities at the start of the step and free velocities */
   MOREAU_EV_NLGS_ROWS,     /* the solve's records built, warm-start impulses applied, forces stored back */
+  MOREAU_EV_DETECT_BUILD,  /* within MOREAU_EV_DETECT: the candidate pairs built again (the broad phase) */
   MOREAU_EV_COUNT
 } moreau_log_event;
 

@@ -10,7 +10,7 @@ void moreau_log_register(void)
   static const char *names[MOREAU_EV_COUNT] = {
       "MoreauStep",     "MoreauDetect",    "MoreauNlgsSweep",   "MoreauNlgsConv", "MoreauExchange",
       "MoreauMigrate",  "MoreauPartition", "MoreauRepartition", "MoreauIORead",   "MoreauIOWrite",
-      "MoreauAnalysis", "MoreauWarmStart", "MoreauFreeVel",     "MoreauNlgsRows"};
+      "MoreauAnalysis", "MoreauWarmStart", "MoreauFreeVel",     "MoreauNlgsRows", "MoreauDetectBuild"};
   PetscClassId classid;
   PetscBool init = PETSC_FALSE;
   if (registered || PetscInitialized(&init) || !init) return;

@@ -1,18 +1,12 @@
-#include "moreau/detect.h"
-
+/* The narrow phase of detection: every step, the candidate pairs of
+ * candidates.c and the walls are tested against the alert distance, owned
+ * body by owned body in gid order, so that the contacts come out in key
+ * order as they are found. */
 #include <math.h>
 #include <string.h>
 
+#include "detect_private.h"
 #include "moreau/log.h"
-
-struct moreau_detector {
-  moreau_lid ncell_cap, nbody_cap, contact_cap;
-  moreau_lid *cell_start; /* CSR over cells: bodies of cell k are order[cell_start[k] .. cell_start[k+1]) */
-  moreau_lid *order;
-  moreau_lid *body_cell;
-  moreau_lid *run_start; /* the contacts of owned body a are run_start[a] .. run_start[a+1] - 1 as found */
-  moreau_lid *key_perm;  /* the contacts as found, in key order */
-};
 
 moreau_err moreau_detector_create(moreau_detector **d)
 {
@@ -27,11 +21,26 @@ moreau_err moreau_detector_destroy(moreau_detector **dp)
   moreau_free(&d->cell_start);
   moreau_free(&d->order);
   moreau_free(&d->body_cell);
-  moreau_free(&d->run_start);
-  moreau_free(&d->key_perm);
+  moreau_free(&d->cand_start);
+  moreau_free(&d->cand_b);
+  moreau_free(&d->cand_img);
+  moreau_free(&d->x0);
+  moreau_free(&d->gid0);
   moreau_free(dp);
   return MOREAU_SUCCESS;
 }
+
+moreau_err moreau_detector_set_skin(moreau_detector *d, double skin)
+{
+  MOREAU_CHECK(skin >= 0 && isfinite(skin), MOREAU_ERR_INPUT, "detection skin must be finite and >= 0, got %g", skin);
+  d->skin = skin;
+  d->built = 0;
+  return MOREAU_SUCCESS;
+}
+
+double moreau_detector_skin(const moreau_detector *d) { return d->skin; }
+
+int64_t moreau_detector_builds(const moreau_detector *d) { return d->builds; }
 
 /* Any unit vector t orthogonal to n, and s = n x t. */
 static void complete_frame(int dim, const double *n, double *t, double *s)
@@ -153,216 +162,36 @@ static moreau_err walls_of(const moreau_bodies *b, const moreau_walls *w, moreau
   return MOREAU_SUCCESS;
 }
 
-/* The linked cells of this call: a grid over the bounding box of the local
- * bodies. */
-typedef struct {
-  int dim, nc[3];
-  double lo[3], hi[3], h;
-} detect_grid;
-
-static int grid_axis_cell(const detect_grid *g, int k, double x)
-{
-  int ck = (int)((x - g->lo[k]) / g->h);
-  return ck < 0 ? 0 : (ck >= g->nc[k] ? g->nc[k] - 1 : ck);
-}
-
-/* Sorts the n local bodies into cells (CSR in d->cell_start, d->order). */
-static moreau_err bin_bodies(moreau_detector *d, const moreau_bodies *b, moreau_lid n, double alert, detect_grid *g)
-{
-  int dim = b->dim;
-  double rmax = 0.0, h;
-  moreau_lid ncell;
-  g->dim = dim;
-  for (int k = 0; k < 3; k++) {
-    g->lo[k] = g->hi[k] = b->x[k];
-    g->nc[k] = 1;
-  }
-  for (moreau_lid i = 0; i < n; i++) {
-    for (int k = 0; k < dim; k++) {
-      double xi = b->x[3 * i + k];
-      g->lo[k] = xi < g->lo[k] ? xi : g->lo[k];
-      g->hi[k] = xi > g->hi[k] ? xi : g->hi[k];
-    }
-    rmax = b->radius[i] > rmax ? b->radius[i] : rmax;
-  }
-  /* Cells no smaller than the largest interaction distance, so that a
-   * contact partner is always in one of the 3^dim neighbouring cells. */
-  h = 2.0 * rmax + (alert > 0 ? alert : 0.0);
-  if (!(h > 0)) h = 1.0;
-  {
-    double ncells = 1.0;
-    for (int k = 0; k < dim; k++) {
-      double m = floor((g->hi[k] - g->lo[k]) / h) + 1.0;
-      ncells *= m;
-    }
-    /* A sparse scene over a huge box would ask for too many cells: grow h. */
-    while (ncells > 4.0 * (double)n + 64.0) {
-      h *= 1.5;
-      ncells = 1.0;
-      for (int k = 0; k < dim; k++)
-        ncells *= floor((g->hi[k] - g->lo[k]) / h) + 1.0;
-    }
-  }
-  g->h = h;
-  ncell = 1;
-  for (int k = 0; k < dim; k++) {
-    g->nc[k] = (int)floor((g->hi[k] - g->lo[k]) / h) + 1;
-    ncell *= g->nc[k];
-  }
-  if (ncell + 1 > d->ncell_cap) {
-    MOREAU_CALL(moreau_realloc((size_t)(ncell + 1) * sizeof(moreau_lid), &d->cell_start));
-    d->ncell_cap = ncell + 1;
-  }
-  if (n > d->nbody_cap) {
-    MOREAU_CALL(moreau_realloc((size_t)n * sizeof(moreau_lid), &d->order));
-    MOREAU_CALL(moreau_realloc((size_t)n * sizeof(moreau_lid), &d->body_cell));
-    d->nbody_cap = n;
-  }
-  memset(d->cell_start, 0, (size_t)(ncell + 1) * sizeof(moreau_lid));
-  for (moreau_lid i = 0; i < n; i++) {
-    int cell = 0;
-    for (int k = dim - 1; k >= 0; k--)
-      cell = cell * g->nc[k] + grid_axis_cell(g, k, b->x[3 * i + k]);
-    d->body_cell[i] = cell;
-    d->cell_start[cell + 1]++;
-  }
-  for (moreau_lid k = 0; k < ncell; k++)
-    d->cell_start[k + 1] += d->cell_start[k];
-  for (moreau_lid i = 0; i < n; i++)
-    d->order[d->cell_start[d->body_cell[i]]++] = i;
-  for (moreau_lid k = ncell; k > 0; k--)
-    d->cell_start[k] = d->cell_start[k - 1];
-  d->cell_start[0] = 0;
-  return MOREAU_SUCCESS;
-}
-
-/* Bounded axes only: the partners of a are in the 3^dim cells around its
- * own, and separations are plain differences. */
-static moreau_err pairs_bounded(const moreau_detector *d, const moreau_bodies *b, const detect_grid *g, moreau_lid a,
-                                double alert, moreau_contacts *c)
-{
-  const int *nc = g->nc;
-  int ca[3] = {0, 0, 0}, cell = d->body_cell[a];
-  for (int k = 0; k < g->dim; k++) {
-    ca[k] = cell % nc[k];
-    cell /= nc[k];
-  }
-  int zlo = g->dim == 3 ? -1 : 0, zhi = g->dim == 3 ? 1 : 0;
-  for (int dz = zlo; dz <= zhi; dz++)
-    for (int dy = -1; dy <= 1; dy++)
-      for (int dx = -1; dx <= 1; dx++) {
-        int cx = ca[0] + dx, cy = ca[1] + dy, cz = ca[2] + dz;
-        if (cx < 0 || cx >= nc[0] || cy < 0 || cy >= nc[1] || cz < 0 || cz >= nc[2]) continue;
-        int nb = (cz * nc[1] + cy) * nc[0] + cx;
-        for (moreau_lid j = d->cell_start[nb]; j < d->cell_start[nb + 1]; j++) {
-          moreau_lid ib = d->order[j];
-          if (b->gid[ib] <= b->gid[a]) continue;
-          MOREAU_CALL(try_pair(c, g->dim, b, a, ib, &b->x[3 * ib], NULL, alert));
-        }
-      }
-  return MOREAU_SUCCESS;
-}
-
-/* Periodic axes: for each image of the box that can reach a, the cells of
- * the local grid whose bodies' images there may touch a. A pair is taken
- * through the one image within the interaction range (unique because every
- * period is at least twice that range, which the setup checks), so each pair
- * gives one contact whatever the partition, with the geometry of that image
- * computed the same way on every rank. */
-static moreau_err pairs_through_images(const moreau_detector *d, const moreau_domain *domain, const moreau_bodies *b,
-                                       const detect_grid *g, moreau_lid a, double alert, moreau_contacts *c)
-{
-  int mlo[3], mhi[3], m[3];
-  const double *xa = &b->x[3 * a];
-  moreau_domain_image_range(domain, mlo, mhi);
-  for (m[2] = mlo[2]; m[2] <= mhi[2]; m[2]++)
-    for (m[1] = mlo[1]; m[1] <= mhi[1]; m[1]++)
-      for (m[0] = mlo[0]; m[0] <= mhi[0]; m[0]++) {
-        double shift[3], vshift[3];
-        int clo[3] = {0, 0, 0}, chi[3] = {0, 0, 0}, miss = 0;
-        moreau_domain_image(domain, m, shift, vshift);
-        /* b's image at xb + shift within h of xa: xb within h of xa - shift. */
-        for (int k = 0; k < g->dim && !miss; k++) {
-          double q = xa[k] - shift[k];
-          miss = q + g->h < g->lo[k] || q - g->h > g->hi[k];
-          clo[k] = grid_axis_cell(g, k, q - g->h);
-          chi[k] = grid_axis_cell(g, k, q + g->h);
-        }
-        if (miss) continue;
-        for (int cz = clo[2]; cz <= chi[2]; cz++)
-          for (int cy = clo[1]; cy <= chi[1]; cy++)
-            for (int cx = clo[0]; cx <= chi[0]; cx++) {
-              int nb = (cz * g->nc[1] + cy) * g->nc[0] + cx;
-              for (moreau_lid j = d->cell_start[nb]; j < d->cell_start[nb + 1]; j++) {
-                moreau_lid ib = d->order[j];
-                if (b->gid[ib] <= b->gid[a]) continue;
-                const double *xb = &b->x[3 * ib];
-                double image[3] = {xb[0] + shift[0], xb[1] + shift[1], xb[2] + shift[2]};
-                MOREAU_CALL(try_pair(c, g->dim, b, a, ib, image, vshift, alert));
-              }
-            }
-      }
-  return MOREAU_SUCCESS;
-}
-
-/* Whether contact i of c comes after contact j of the same body a in key
- * order (gid_b, then point). */
-static int after(const moreau_contacts *c, moreau_lid i, moreau_lid j)
-{
-  if (c->gid_b[i] != c->gid_b[j]) return c->gid_b[i] > c->gid_b[j];
-  return c->point[i] > c->point[j];
-}
-
-/* Puts c in key order without a sort of all its keys (which cost as much as
- * the search for pairs): the runs of the owned bodies taken in gid order,
- * each run (a body's few contacts) sorted by insertion. */
-static moreau_err key_order(moreau_detector *d, const moreau_lid *by_gid, moreau_lid n_owned, moreau_contacts *c)
-{
-  moreau_lid m = 0;
-  if (c->n > d->contact_cap) {
-    MOREAU_CALL(moreau_realloc((size_t)c->n * sizeof(moreau_lid), &d->key_perm));
-    d->contact_cap = c->n;
-  }
-  for (moreau_lid k = 0; k < n_owned; k++) {
-    moreau_lid a = by_gid[k], first = m;
-    for (moreau_lid i = d->run_start[a]; i < d->run_start[a + 1]; i++) {
-      moreau_lid j = m++;
-      for (; j > first && after(c, d->key_perm[j - 1], i); j--)
-        d->key_perm[j] = d->key_perm[j - 1];
-      d->key_perm[j] = i;
-    }
-  }
-  MOREAU_ASSERT(m == c->n);
-  MOREAU_CALL(moreau_fields_permute(&c->schema, c, (size_t)c->n, d->key_perm));
-  /* Debug builds check the result: the warm start's merge and every order
-   * that must not depend on the partition rely on it. */
-  for (moreau_lid i = 1; i < c->n; i++)
-    MOREAU_ASSERT(c->gid_a[i - 1] < c->gid_a[i] || (c->gid_a[i - 1] == c->gid_a[i] && after(c, i, i - 1)));
-  return MOREAU_SUCCESS;
-}
-
 moreau_err moreau_detect(moreau_detector *d, const moreau_domain *domain, const moreau_bodies *b, const moreau_walls *w,
                          double alert, const moreau_lid *by_gid, moreau_contacts *c)
 {
-  moreau_lid n = moreau_bodies_n_local(b);
   int periodic = moreau_domain_any_periodic(domain);
-  detect_grid g;
   moreau_log_begin(MOREAU_EV_DETECT);
   moreau_contacts_clear(c);
-  if (n > 0) MOREAU_CALL(bin_bodies(d, b, n, alert, &g));
-  MOREAU_CALL(moreau_realloc((size_t)(b->n_owned + 1) * sizeof(moreau_lid), &d->run_start));
-  /* Body by body in storage order (near in space, so near in memory), each
-   * owned body's contacts with bodies and walls found together. */
-  for (moreau_lid a = 0; a < b->n_owned; a++) {
-    d->run_start[a] = c->n;
-    if (periodic)
-      MOREAU_CALL(pairs_through_images(d, domain, b, &g, a, alert, c));
-    else
-      MOREAU_CALL(pairs_bounded(d, b, &g, a, alert, c));
+  MOREAU_CALL(detect_candidates(d, domain, b, alert));
+  /* Owned bodies in gid order, each one's partners in (gid, image) order,
+   * then the walls (whose gids come after every body's): key order. */
+  for (moreau_lid k = 0; k < b->n_owned; k++) {
+    moreau_lid a = by_gid[k];
+    for (moreau_lid j = d->cand_start[a]; j < d->cand_start[a + 1]; j++) {
+      moreau_lid ib = d->cand_b[j];
+      const double *xb = &b->x[3 * ib];
+      if (periodic) {
+        const double *shift = d->shift[d->cand_img[j]];
+        double image[3] = {xb[0] + shift[0], xb[1] + shift[1], xb[2] + shift[2]};
+        MOREAU_CALL(try_pair(c, b->dim, b, a, ib, image, d->vshift[d->cand_img[j]], alert));
+      } else
+        MOREAU_CALL(try_pair(c, b->dim, b, a, ib, xb, NULL, alert));
+    }
     MOREAU_CALL(walls_of(b, w, a, alert, c));
   }
-  d->run_start[b->n_owned] = c->n;
-  MOREAU_CALL(key_order(d, by_gid, b->n_owned, c));
+  /* Debug builds check the order: the warm start's merge and every order
+   * that must not depend on the partition rely on it. */
+  for (moreau_lid i = 1; i < c->n; i++)
+    MOREAU_ASSERT(
+        c->gid_a[i - 1] < c->gid_a[i] ||
+        (c->gid_a[i - 1] == c->gid_a[i] &&
+         (c->gid_b[i - 1] < c->gid_b[i] || (c->gid_b[i - 1] == c->gid_b[i] && c->point[i - 1] < c->point[i]))));
   moreau_log_end(MOREAU_EV_DETECT);
   return MOREAU_SUCCESS;
 }

@@ -8,6 +8,9 @@ const moreau_option_spec moreau_sim_options[] = {
     {"-dt", "<real>", "2e-4", "time step"},
     {"-gravity", "<gx,gy[,gz]>", "0,-9.81", "gravity acceleration (2D: two values, 3D: three; 3D default 0,0,-9.81)"},
     {"-alert", "<real>", "0", "alert distance of contact detection; 0: a tenth of the largest radius"},
+    {"-detect_skin", "<real>", "-1",
+     "detection keeps the pairs within alert + skin and builds them again only when a body may have moved half the "
+     "skin (the contacts do not depend on it); 0: a build at every step; < 0: the alert distance"},
     {"-overlap_stop", "<real>", "0.25",
      "stop the run (exit 1, state in a last snapshot) when an overlap exceeds this fraction of the smaller radius; "
      "0: never"},
@@ -42,6 +45,7 @@ moreau_err moreau_sim_create(MPI_Comm comm, int dim, moreau_sim **simp)
   sim->law = moreau_law_default();
   sim->dt = 1e-3;
   sim->overlap_stop = 0.25;
+  sim->skin = -1.0;
   MOREAU_MPI_CALL(MPI_Comm_dup(comm, &sim->comm));
   MOREAU_MPI_CALL(MPI_Comm_rank(sim->comm, &sim->rank));
   MOREAU_MPI_CALL(MPI_Comm_size(sim->comm, &sim->size));
@@ -154,6 +158,9 @@ moreau_err moreau_sim_set_from_options(moreau_sim *sim)
   memcpy(sim->gravity, g, sizeof(g));
   MOREAU_CALL(moreau_option_real("-alert", &sim->alert));
   MOREAU_CHECK(sim->alert >= 0, MOREAU_ERR_INPUT, "option -alert: must be >= 0, got %g", sim->alert);
+  MOREAU_CALL(moreau_option_real("-detect_skin", &sim->skin));
+  MOREAU_CHECK(isfinite(sim->skin), MOREAU_ERR_INPUT, "option -detect_skin: must be a finite number, got %g",
+               sim->skin);
   MOREAU_CALL(moreau_option_real("-overlap_stop", &sim->overlap_stop));
   MOREAU_CHECK(sim->overlap_stop >= 0, MOREAU_ERR_INPUT, "option -overlap_stop: must be >= 0, got %g",
                sim->overlap_stop);
@@ -279,6 +286,7 @@ moreau_err moreau_sim_setup(moreau_sim *sim, double overlap_tol)
    * (the range is 0 unless the cohesive law's options set it). */
   for (int i = 0; i < sim->materials->n * sim->materials->n; i++)
     sim->alert = fmax(sim->alert, sim->materials->pair[i].d_c);
+  MOREAU_CALL(moreau_detector_set_skin(sim->detector, sim->skin < 0 ? sim->alert : sim->skin));
   /* One image of a pair within reach: a period of at least twice the
    * largest interaction distance. */
   MOREAU_CALL(moreau_domain_check_cutoff(sim->domain, 2.0 * sim->rmax + sim->alert));
@@ -331,6 +339,7 @@ moreau_err moreau_sim_step(moreau_sim *sim)
   MOREAU_CALL(moreau_contacts_warm_start(sim->contacts, sim->history, &sim->stats.warm_matched));
   moreau_log_end(MOREAU_EV_WARM_START);
   sim->stats.detect_seconds = MPI_Wtime() - t0;
+  sim->stats.detect_builds = moreau_detector_builds(sim->detector);
   moreau_log_begin(MOREAU_EV_FREE_VELOCITY);
   MOREAU_CALL(sim_relative_velocities(sim));
   sim_free_velocities(sim);
