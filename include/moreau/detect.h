@@ -17,8 +17,8 @@
  * calls (a Verlet list): the pairs whose bounding balls are within
  * alert + skin. Each call tests only those, and builds the list again when
  * a body it left out could have come within alert (twice the largest
- * displacement of a body since the build, plus that of the box's periodic
- * images, above the skin), when the bodies at the local indices changed
+ * displacement of a body since the build, through its nearest image, plus
+ * that of the box's periodic images, above the skin), when the bodies at the local indices changed
  * (migration, ghosts, renumbering) or when alert changed. The contacts found
  * do not depend on the skin: it only trades builds for candidates. A body
  * keeps its radius and shape. Work arrays are kept between calls. */

@@ -94,31 +94,28 @@ static moreau_err bin_bodies(moreau_detector *d, const moreau_bodies *b, moreau_
   return MOREAU_SUCCESS;
 }
 
-/* Appends ib, seen through image img at xb, to the candidates of a when
- * their bounding balls are within reach of each other, keeping a's list
- * (from first) sorted by (gid, image). */
+/* Appends ib, seen at xb (an image position, or its own), to the
+ * candidates of a when their bounding balls are within reach of each other,
+ * keeping a's list (from first) sorted by gid and each partner once (the
+ * narrow phase picks the image). */
 static moreau_err add_candidate(moreau_detector *d, const moreau_bodies *b, moreau_lid a, moreau_lid ib,
-                                const double *xb, int img, double reach, moreau_lid first, moreau_lid *n)
+                                const double *xb, double reach, moreau_lid first, moreau_lid *n)
 {
   const double *xa = &b->x[3 * a];
   double dx[3] = {xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]};
   double r = b->radius[a] + b->radius[ib] + reach;
   if (dx[0] * dx[0] + dx[1] * dx[1] + dx[2] * dx[2] >= r * r) return MOREAU_SUCCESS;
+  moreau_lid j = *n;
+  for (; j > first && b->gid[d->cand_b[j - 1]] >= b->gid[ib]; j--)
+    if (d->cand_b[j - 1] == ib) return MOREAU_SUCCESS; /* seen through another image */
   if (*n == d->cand_cap) {
     moreau_lid cap = d->cand_cap ? 2 * d->cand_cap : 1024;
     MOREAU_CALL(moreau_realloc((size_t)cap * sizeof(moreau_lid), &d->cand_b));
-    MOREAU_CALL(moreau_realloc((size_t)cap * sizeof(uint8_t), &d->cand_img));
     d->cand_cap = cap;
   }
-  moreau_lid j = (*n)++;
-  for (; j > first; j--) {
-    moreau_lid p = d->cand_b[j - 1];
-    if (b->gid[p] < b->gid[ib] || (b->gid[p] == b->gid[ib] && d->cand_img[j - 1] < img)) break;
-    d->cand_b[j] = p;
-    d->cand_img[j] = d->cand_img[j - 1];
-  }
+  memmove(&d->cand_b[j + 1], &d->cand_b[j], (size_t)(*n - j) * sizeof(moreau_lid));
   d->cand_b[j] = ib;
-  d->cand_img[j] = (uint8_t)img;
+  (*n)++;
   return MOREAU_SUCCESS;
 }
 
@@ -144,17 +141,18 @@ static moreau_err search_bounded(moreau_detector *d, const moreau_bodies *b, con
         for (moreau_lid j = d->cell_start[nb]; j < d->cell_start[nb + 1]; j++) {
           moreau_lid ib = d->order[j];
           if (b->gid[ib] <= b->gid[a]) continue;
-          MOREAU_CALL(add_candidate(d, b, a, ib, &b->x[3 * ib], 0, reach, first, n));
+          MOREAU_CALL(add_candidate(d, b, a, ib, &b->x[3 * ib], reach, first, n));
         }
       }
   return MOREAU_SUCCESS;
 }
 
 /* Periodic axes: for each image of the box that can reach a, the cells of
- * the local grid whose bodies' images there may touch a. Every image within
- * reach is a candidate; the narrow phase keeps the one within alert (unique
- * because every period is at least twice the interaction range, which the
- * setup checks), so each pair gives one contact whatever the partition. */
+ * the local grid whose bodies' images there may touch a. A body with an
+ * image within reach is a candidate; the narrow phase takes the pair
+ * through its nearest image, the only one that can be within alert (every
+ * period is at least twice the interaction range, which the setup checks),
+ * so each pair gives one contact whatever the partition. */
 static moreau_err search_images(moreau_detector *d, const moreau_bodies *b, const detect_grid *g, moreau_lid a,
                                 double reach, moreau_lid *n)
 {
@@ -180,7 +178,7 @@ static moreau_err search_images(moreau_detector *d, const moreau_bodies *b, cons
             if (b->gid[ib] <= b->gid[a]) continue;
             const double *xb = &b->x[3 * ib];
             double image[3] = {xb[0] + shift[0], xb[1] + shift[1], xb[2] + shift[2]};
-            MOREAU_CALL(add_candidate(d, b, a, ib, image, img, reach, first, n));
+            MOREAU_CALL(add_candidate(d, b, a, ib, image, reach, first, n));
           }
         }
   }
@@ -230,20 +228,26 @@ static moreau_err build(moreau_detector *d, const moreau_domain *domain, const m
 
 /* Whether the list still holds every pair within alert: the same bodies at
  * the same indices, and no pair left out (its bounding balls at least
- * alert + skin apart at the build) can have closed to alert. Its separation
- * has shrunk by at most twice the largest displacement of a body plus the
- * largest displacement of an image of the box (Lees-Edwards offset, a
- * changing period); that must stay below the skin, less a margin far above
- * rounding (a wrapped position moves by a period and forces a build). */
-static int still_valid(const moreau_detector *d, const moreau_bodies *b, double alert)
+ * alert + skin apart at the build, through every image) can have closed to
+ * alert. Through image m the separation has shrunk by at most the
+ * displacements of both bodies plus that of the image (Lees-Edwards offset,
+ * a changing period). A body that crossed a periodic face sits on one of
+ * its images: its displacement is taken through the nearest image, x - x0
+ * - shift(m'), and since shifts add (shift(m) + shift(m') = shift(m + m')),
+ * the body's images are those of x - shift(m') too, so the bound holds with
+ * that displacement. Twice the largest displacement plus the largest of an
+ * image must stay below the skin, less a margin far above rounding. */
+static int still_valid(const moreau_detector *d, const moreau_domain *domain, const moreau_bodies *b, double alert)
 {
   moreau_lid n_local = moreau_bodies_n_local(b);
   double moved2 = 0.0, shifted2 = 0.0;
+  int periodic = moreau_domain_any_periodic(domain);
   if (!d->built || alert != d->alert || b->n_owned != d->n_owned || n_local != d->n_local) return 0;
   if (n_local > 0 && memcmp(b->gid, d->gid0, (size_t)n_local * sizeof(moreau_gid))) return 0;
   for (moreau_lid i = 0; i < 3 * n_local; i += 3) {
-    double dx = b->x[i] - d->x0[i], dy = b->x[i + 1] - d->x0[i + 1], dz = b->x[i + 2] - d->x0[i + 2];
-    double m2 = dx * dx + dy * dy + dz * dz;
+    double dx[3] = {b->x[i] - d->x0[i], b->x[i + 1] - d->x0[i + 1], b->x[i + 2] - d->x0[i + 2]};
+    if (periodic) moreau_domain_separation(domain, &d->x0[i], &b->x[i], dx, NULL, NULL);
+    double m2 = dx[0] * dx[0] + dx[1] * dx[1] + dx[2] * dx[2];
     moved2 = m2 > moved2 ? m2 : moved2;
   }
   for (int img = 0; img < d->n_img; img++) {
@@ -255,10 +259,17 @@ static int still_valid(const moreau_detector *d, const moreau_bodies *b, double 
   return 2.0 * sqrt(moved2) + sqrt(shifted2) <= (1.0 - 1e-9) * d->skin;
 }
 
-/* This call's images of the box; a change of their range forces a build. */
+/* This call's box; a change of its images' range forces a build. */
 static int images_now(moreau_detector *d, const moreau_domain *domain)
 {
   int lo[3], hi[3], m[3], n = 0, same;
+  double box_lo[3], box_hi[3];
+  moreau_domain_get_box(domain, box_lo, box_hi);
+  moreau_domain_get_lees_edwards(domain, &d->le);
+  for (int k = 0; k < 3; k++) {
+    d->periodic[k] = k < moreau_domain_dim(domain) && moreau_domain_is_periodic(domain, k);
+    d->len[k] = box_hi[k] - box_lo[k];
+  }
   moreau_domain_image_range(domain, lo, hi);
   same = !memcmp(lo, d->img_lo, sizeof(lo)) && !memcmp(hi, d->img_hi, sizeof(hi));
   memcpy(d->img_lo, lo, sizeof(lo));
@@ -280,6 +291,6 @@ moreau_err detect_candidates(moreau_detector *d, const moreau_domain *domain, co
   MOREAU_CHECK(count <= DETECT_MAX_IMAGES, MOREAU_ERR_INTERNAL, "detection: %d images of the box, at most %d", count,
                DETECT_MAX_IMAGES);
   int same_images = images_now(d, domain);
-  if (!same_images || !still_valid(d, b, alert)) MOREAU_CALL(build(d, domain, b, alert));
+  if (!same_images || !still_valid(d, domain, b, alert)) MOREAU_CALL(build(d, domain, b, alert));
   return MOREAU_SUCCESS;
 }

@@ -23,7 +23,6 @@ moreau_err moreau_detector_destroy(moreau_detector **dp)
   moreau_free(&d->body_cell);
   moreau_free(&d->cand_start);
   moreau_free(&d->cand_b);
-  moreau_free(&d->cand_img);
   moreau_free(&d->x0);
   moreau_free(&d->gid0);
   moreau_free(dp);
@@ -169,17 +168,19 @@ moreau_err moreau_detect(moreau_detector *d, const moreau_domain *domain, const 
   moreau_log_begin(MOREAU_EV_DETECT);
   moreau_contacts_clear(c);
   MOREAU_CALL(detect_candidates(d, domain, b, alert));
-  /* Owned bodies in gid order, each one's partners in (gid, image) order,
-   * then the walls (whose gids come after every body's): key order. */
+  /* Owned bodies in gid order, each one's partners in gid order, then the
+   * walls (whose gids come after every body's): key order. */
   for (moreau_lid k = 0; k < b->n_owned; k++) {
     moreau_lid a = by_gid[k];
     for (moreau_lid j = d->cand_start[a]; j < d->cand_start[a + 1]; j++) {
       moreau_lid ib = d->cand_b[j];
       const double *xb = &b->x[3 * ib];
       if (periodic) {
-        const double *shift = d->shift[d->cand_img[j]];
+        int img = detect_nearest_image(d, &b->x[3 * a], xb);
+        if (img < 0) continue;
+        const double *shift = d->shift[img];
         double image[3] = {xb[0] + shift[0], xb[1] + shift[1], xb[2] + shift[2]};
-        MOREAU_CALL(try_pair(c, b->dim, b, a, ib, image, d->vshift[d->cand_img[j]], alert));
+        MOREAU_CALL(try_pair(c, b->dim, b, a, ib, image, d->vshift[img], alert));
       } else
         MOREAU_CALL(try_pair(c, b->dim, b, a, ib, xb, NULL, alert));
     }

@@ -18,6 +18,7 @@
 
 #define STEPS 400
 #define N_BODIES 400
+#define DT 1e-2 /* time per step */
 
 typedef struct {
   int dim;
@@ -57,7 +58,7 @@ static moreau_bodies *make_bodies(const skin_scene *sc, moreau_rng *r)
     moreau_body body = {.gid = 3 * i + 7, .q = {1, 0, 0, 0}, .radius = uniform(r, 0.35, 0.65), .inv_mass = 1};
     for (int k = 0; k < sc->dim; k++) {
       body.x[k] = uniform(r, 0.0, sc->box);
-      body.v[k] = uniform(r, -sc->speed, sc->speed);
+      body.v[k] = uniform(r, -sc->speed, sc->speed) / DT;
     }
     ck_assert_int_eq(moreau_bodies_push_owned(b, &body), MOREAU_SUCCESS);
   }
@@ -102,16 +103,17 @@ static void assert_same_contacts(const moreau_contacts *c0, const moreau_contact
 #undef SAME
 }
 
-/* Moves every owned body by its velocity (a step per unit time; reflected
- * by the walls), one by half a radius every jumps steps, and brings them
- * back into the periodic box. */
+/* Moves every owned body by its velocity over a step (reflected by the
+ * walls), one by half a radius every jumps steps, and brings them back into
+ * the periodic box (which changes the velocity of a body that crosses a
+ * Lees-Edwards face by the images' velocity). */
 static void move_bodies(const skin_scene *sc, moreau_domain *dom, moreau_bodies *b, moreau_rng *r, int step)
 {
   for (moreau_lid i = 0; i < b->n_owned; i++) {
     double *x = &b->x[3 * i], *v = &b->v[3 * i];
     for (int k = 0; k < sc->dim; k++) {
-      if (!sc->periodic && (x[k] + v[k] <= 0.0 || x[k] + v[k] >= sc->box)) v[k] = -v[k];
-      x[k] += v[k];
+      if (!sc->periodic && (x[k] + v[k] * DT <= 0.0 || x[k] + v[k] * DT >= sc->box)) v[k] = -v[k];
+      x[k] += v[k] * DT;
     }
     if (sc->periodic) (void)moreau_domain_wrap(dom, x, v);
   }
@@ -146,7 +148,7 @@ static void run_scene(const skin_scene *sc, double skin, int max_builds)
   moreau_walls *w = make_walls(sc);
   moreau_detector *d0 = NULL, *d1 = NULL;
   moreau_contacts *c0 = NULL, *c1 = NULL;
-  const double alert = 0.05, dt = 1e-2;
+  const double alert = 0.05;
   int64_t contacts = 0;
   ck_assert_int_eq(moreau_detector_create(&d0), MOREAU_SUCCESS);
   ck_assert_int_eq(moreau_detector_create(&d1), MOREAU_SUCCESS);
@@ -162,7 +164,7 @@ static void run_scene(const skin_scene *sc, double skin, int max_builds)
     assert_same_contacts(c0, c1, step);
     contacts += c0->n;
     move_bodies(sc, dom, b, &r, step + 1);
-    advance_box(dom, b, dt);
+    advance_box(dom, b, DT);
   }
   printf("dim %d, %s%s%s, speed %g, jump every %d: %.1f contacts a step; %lld builds with skin 0, %lld with %g\n",
          sc->dim, sc->periodic ? "periodic" : "walls", sc->le_rate != 0.0 ? ", Lees-Edwards" : "",
@@ -223,13 +225,29 @@ START_TEST(test_lees_edwards_at_rest_3d)
 }
 END_TEST
 
+/* Bodies crossing the faces of a Lees-Edwards box while its images slide:
+ * a crossing moves a body onto one of its images, which the list must tell
+ * from a displacement. */
+START_TEST(test_lees_edwards_crossing_2d)
+{
+  skin_scene sc = {.dim = 2, .box = 20, .periodic = 1, .le_rate = 0.02, .speed = 2e-3};
+  run_scene(&sc, 0.1, STEPS / 4);
+}
+END_TEST
+
+START_TEST(test_lees_edwards_crossing_3d)
+{
+  skin_scene sc = {.dim = 3, .box = 9, .periodic = 1, .le_rate = 0.05, .speed = 2e-3};
+  run_scene(&sc, 0.1, STEPS / 4);
+}
+END_TEST
+
 /* A period that shrinks by 0.01 a step, the bodies following it: the
- * images move, and the bodies near the faces. */
+ * images move, and the bodies near the faces (by 0.005 a step): a build
+ * every third step with a skin of 0.05. */
 START_TEST(test_shrinking_period_2d)
 {
   skin_scene sc = {.dim = 2, .box = 20, .periodic = 1, .grow_rate = -1.0};
-  /* Bodies at the faces move 0.005 a step and the images 0.01: a build
-   * every third step. */
   run_scene(&sc, 0.05, STEPS / 2);
 }
 END_TEST
@@ -262,6 +280,8 @@ int main(int argc, char **argv)
   tcase_add_test(tc, test_moving_periodic_2d);
   tcase_add_test(tc, test_lees_edwards_at_rest_2d);
   tcase_add_test(tc, test_lees_edwards_at_rest_3d);
+  tcase_add_test(tc, test_lees_edwards_crossing_2d);
+  tcase_add_test(tc, test_lees_edwards_crossing_3d);
   tcase_add_test(tc, test_shrinking_period_2d);
   tcase_add_test(tc, test_bad_skin);
   suite_add_tcase(s, tc);
