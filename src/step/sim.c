@@ -10,7 +10,7 @@ const moreau_option_spec moreau_sim_options[] = {
     {"-alert", "<real>", "0", "alert distance of contact detection; 0: a tenth of the largest radius"},
     {"-detect_skin", "<real>", "-1",
      "detection keeps the pairs within alert + skin and builds them again only when a body may have moved half the "
-     "skin (the contacts do not depend on it); 0: a build at every step; < 0: the alert distance"},
+     "skin (the contacts do not depend on it); 0: a build at every step; < 0: half the largest radius"},
     {"-overlap_stop", "<real>", "0.25",
      "stop the run (exit 1, state in a last snapshot) when an overlap exceeds this fraction of the smaller radius; "
      "0: never"},
@@ -286,7 +286,10 @@ moreau_err moreau_sim_setup(moreau_sim *sim, double overlap_tol)
    * (the range is 0 unless the cohesive law's options set it). */
   for (int i = 0; i < sim->materials->n * sim->materials->n; i++)
     sim->alert = fmax(sim->alert, sim->materials->pair[i].d_c);
-  MOREAU_CALL(moreau_detector_set_skin(sim->detector, sim->skin < 0 ? sim->alert : sim->skin));
+  /* Half a radius: a settled pile then rarely builds and a sheared one every
+   * few steps, while the narrow phase, which tests more pairs, costs little
+   * more than at a skin of 0 (benchmarks/README.md, per-step overhead). */
+  MOREAU_CALL(moreau_detector_set_skin(sim->detector, sim->skin < 0 ? 0.5 * sim->rmax : sim->skin));
   /* One image of a pair within reach: a period of at least twice the
    * largest interaction distance. */
   MOREAU_CALL(moreau_domain_check_cutoff(sim->domain, 2.0 * sim->rmax + sim->alert));

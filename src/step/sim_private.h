@@ -25,7 +25,7 @@ struct moreau_sim {
   int64_t step;
   double gravity[3];
   double alert;        /* alert distance of detection; <= 0 before setup means auto */
-  double skin;         /* detection's skin (moreau/detect.h); < 0 before setup means the alert distance */
+  double skin;         /* detection's skin (moreau/detect.h); < 0 before setup means half the largest radius */
   double rmax;         /* global largest body radius, set by setup */
   double overlap_stop; /* largest overlap a step may leave, over the smaller radius; <= 0: no check */
   double *u_minus;     /* per contact: relative velocity (n, t, s) at the start of the step */

@@ -2,8 +2,8 @@
 #
 # Detection keeps its candidate pairs (alert + skin) between steps; the skin
 # changes how often they are built, never the contacts. The same run with
-# -detect_skin 0 (a build whenever anything moved), the default skin (the
-# alert distance) and a wide one (a largest radius) must end with the same
+# -detect_skin 0 (a build whenever anything moved), the default skin (half
+# the largest radius) and a wide one (a diameter) must end with the same
 # checkpoint (/bodies and /history, h5diff exact) and the same time series
 # (every column but the timings). The default and the wide skin must build
 # less often than -detect_skin 0 (MoreauDetectBuild in -log_view), or the
@@ -50,9 +50,9 @@ skin_run() {
 }
 
 skin_run skin0 -detect_skin 0
-rmax=$(h5col skin0/checkpoints/ckpt_$(printf %08d $N).h5 /bodies/radius | sort -g | tail -n 1)
+wide=$(h5col skin0/checkpoints/ckpt_$(printf %08d $N).h5 /bodies/radius | sort -g | tail -n 1 | awk '{ print 2 * $1 }')
 skin_run default
-skin_run wide -detect_skin "$rmax"
+skin_run wide -detect_skin "$wide"
 ckpt=checkpoints/ckpt_$(printf %08d $N).h5
 for name in default wide; do
   same_group skin0/$ckpt $name/$ckpt /bodies
@@ -64,8 +64,8 @@ done
 b0=$(builds skin0) bd=$(builds default) bw=$(builds wide)
 [ -n "$b0" ] && [ -n "$bd" ] && [ -n "$bw" ] || fail "no MoreauDetectBuild count in -log_view"
 [ "$bd" -lt "$b0" ] || fail "the default skin built the candidates $bd times, -detect_skin 0 $b0: no reuse"
-[ "$bw" -lt "$b0" ] || fail "a skin of $rmax built the candidates $bw times, -detect_skin 0 $b0: no reuse"
+[ "$bw" -lt "$b0" ] || fail "a skin of $wide built the candidates $bw times, -detect_skin 0 $b0: no reuse"
 c=$(min_contacts skin0/timeseries.csv $((N / 2)) $N)
 [ "$c" -gt 0 ] || fail "rows after step $((N / 2)) without contacts"
 echo "$case np $np: equal checkpoints and time series; candidate builds in $N steps: $b0 (skin 0), $bd (default), \
-$bw (skin $rmax); >= $c contacts after step $((N / 2))"
+$bw (skin $wide); >= $c contacts after step $((N / 2))"
