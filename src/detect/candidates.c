@@ -248,6 +248,7 @@ static int still_valid(const moreau_detector *d, const moreau_domain *domain, co
     double dx[3] = {b->x[i] - d->x0[i], b->x[i + 1] - d->x0[i + 1], b->x[i + 2] - d->x0[i + 2]};
     if (periodic) moreau_domain_separation(domain, &d->x0[i], &b->x[i], dx, NULL, NULL);
     double m2 = dx[0] * dx[0] + dx[1] * dx[1] + dx[2] * dx[2];
+    if (!isfinite(m2)) return 0; /* a broken state: build, as every step did before the list */
     moved2 = m2 > moved2 ? m2 : moved2;
   }
   for (int img = 0; img < d->n_img; img++) {

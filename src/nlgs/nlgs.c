@@ -301,14 +301,22 @@ static int on_edge(const moreau_nlgs *s, const moreau_nlgs_problem *prob, moreau
 }
 
 /* Puts in s->order the records on the edge before the others, each group in
- * record order; returns how many are on the edge (none on one rank). */
+ * record order; returns how many are on the edge (none on one rank). One
+ * pass: the inner records fill the end backwards, then are reversed. */
 static moreau_lid edge_first(moreau_nlgs *s, const moreau_nlgs_problem *prob, moreau_lid nrows)
 {
-  moreau_lid n_edge = 0, n_inner = 0;
-  for (moreau_lid i = 0; i < nrows; i++)
-    if (on_edge(s, prob, i)) s->order[n_edge++] = i;
-  for (moreau_lid i = 0; i < nrows; i++)
-    if (!on_edge(s, prob, i)) s->order[n_edge + n_inner++] = i;
+  moreau_lid n_edge = 0, back = nrows;
+  for (moreau_lid i = 0; i < nrows; i++) {
+    if (on_edge(s, prob, i))
+      s->order[n_edge++] = i;
+    else
+      s->order[--back] = i;
+  }
+  for (moreau_lid i = n_edge, j = nrows - 1; i < j; i++, j--) {
+    moreau_lid t = s->order[i];
+    s->order[i] = s->order[j];
+    s->order[j] = t;
+  }
   return n_edge;
 }
 
