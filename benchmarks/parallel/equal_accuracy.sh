@@ -68,7 +68,8 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ -f "$particles" ] || die "-particles: no such file '$particles'"
-[[ "$box" =~ ^[-0-9.eE+]+(,[-0-9.eE+]+){3}$ ]] || die "-box: four numbers x0,y0,x1,y1, got '$box'"
+[[ "$box" =~ ^[-0-9.eE+]+(,[-0-9.eE+]+){3}$ || "$box" =~ ^[-0-9.eE+]+(,[-0-9.eE+]+){5}$ ]] ||
+  die "-box: x0,y0,x1,y1 or (3D, with -- -dim 3) x0,y0,z0,x1,y1,z1, got '$box'"
 [[ "$ranks" =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || die "-ranks: comma-separated positive integers, got '$ranks'"
 [[ "$seeds" =~ ^[0-9]+(,[0-9]+)*$ ]] || die "-seeds: comma-separated integers, got '$seeds'"
 [[ "$norms" =~ ^(mean|quad|max|law)(,(mean|quad|max|law))*$ ]] || die "-norms: from mean,quad,max,law, got '$norms'"

@@ -15,7 +15,7 @@
 #   trimers  the pile of rigid clusters of three disks (they turn);
 #   pile3d   300 spheres falling into a box;
 #   sheared3d  300 spheres in a triply periodic Lees-Edwards cell under pressure.
-# shellcheck source=tests/checkpoint/lib.sh
+# shellcheck shell=bash source=tests/checkpoint/lib.sh
 . "$(dirname "$0")/../checkpoint/lib.sh"
 np=$1 case=$2
 N=600
@@ -46,23 +46,23 @@ skin_run() {
   run "$np" $opts -steps $N -output_every 10 -log_view "$@" -output_dir "$name"
   expect_rc 0 "the run $name ($*)"
   cp stdout "$name.log"
-  [ -f "$name/checkpoints/ckpt_$(printf %08d $N).h5" ] || fail "$name: no final checkpoint"
+  [ -f "$name/$ckpt" ] || fail "$name: no final checkpoint"
 }
 
+ckpt=checkpoints/ckpt_$(printf %08d $N).h5
 skin_run skin0 -detect_skin 0
-wide=$(h5col skin0/checkpoints/ckpt_$(printf %08d $N).h5 /bodies/radius | sort -g | tail -n 1 | awk '{ print 2 * $1 }')
+wide=$(h5col "skin0/$ckpt" /bodies/radius | sort -g | tail -n 1 | awk '{ print 2 * $1 }')
 skin_run default
 skin_run wide -detect_skin "$wide"
-ckpt=checkpoints/ckpt_$(printf %08d $N).h5
 for name in default wide; do
-  same_group skin0/$ckpt $name/$ckpt /bodies
-  same_group skin0/$ckpt $name/$ckpt /history
+  same_group "skin0/$ckpt" "$name/$ckpt" /bodies
+  same_group "skin0/$ckpt" "$name/$ckpt" /history
   cut -d, -f1-6,9- skin0/timeseries.csv >a.cols
   cut -d, -f1-6,9- $name/timeseries.csv >b.cols
   cmp -s a.cols b.cols || { diff a.cols b.cols | head -n 6 >&2; fail "$name: the time series differ from -detect_skin 0"; }
 done
 b0=$(builds skin0) bd=$(builds default) bw=$(builds wide)
-[ -n "$b0" ] && [ -n "$bd" ] && [ -n "$bw" ] || fail "no MoreauDetectBuild count in -log_view"
+if [ -z "$b0" ] || [ -z "$bd" ] || [ -z "$bw" ]; then fail "no MoreauDetectBuild count in -log_view"; fi
 [ "$bd" -lt "$b0" ] || fail "the default skin built the candidates $bd times, -detect_skin 0 $b0: no reuse"
 [ "$bw" -lt "$b0" ] || fail "a skin of $wide built the candidates $bw times, -detect_skin 0 $b0: no reuse"
 c=$(min_contacts skin0/timeseries.csv $((N / 2)) $N)
