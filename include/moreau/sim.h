@@ -35,7 +35,6 @@ typedef struct {
   double max_overlap_ratio; /* the largest overlap over the smaller radius of its pair (global) */
   int unstable;             /* the last step failed the state checks (non-finite state, overlap above the stop) */
   double detect_seconds, solve_seconds;
-  int64_t detect_builds;   /* this rank's builds of detection's candidate pairs so far (moreau/detect.h) */
   moreau_lid warm_matched; /* contacts of this rank warm-started from the last step */
 } moreau_step_stats;
 

@@ -342,7 +342,6 @@ moreau_err moreau_sim_step(moreau_sim *sim)
   MOREAU_CALL(moreau_contacts_warm_start(sim->contacts, sim->history, &sim->stats.warm_matched));
   moreau_log_end(MOREAU_EV_WARM_START);
   sim->stats.detect_seconds = MPI_Wtime() - t0;
-  sim->stats.detect_builds = moreau_detector_builds(sim->detector);
   moreau_log_begin(MOREAU_EV_FREE_VELOCITY);
   MOREAU_CALL(sim_relative_velocities(sim));
   sim_free_velocities(sim);
