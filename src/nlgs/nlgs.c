@@ -252,7 +252,6 @@ static moreau_err setup_rows(moreau_nlgs *s, const moreau_nlgs_problem *prob, mo
   MOREAU_CALL(nlgs_contact_order(s, prob));
   *nrows = s->ops->build(s, prob);
   MOREAU_ASSERT(*nrows >= 0 && *nrows <= c->n);
-  s->ops->apply(s, *nrows);
   MOREAU_CALL(moreau_part_interface_average(prob->part, prob->bodies, prob->walls));
   *nglobal = c->n;
   MOREAU_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, nglobal, 1, MPI_INT64_T, MPI_SUM, s->comm));

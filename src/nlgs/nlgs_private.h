@@ -6,13 +6,13 @@
 #include "moreau/rng.h"
 
 /* What differs between 2D and 3D in a solve, chosen once at create time so
- * that the solve itself has no dimension tests: how records
- * are built from the contacts (with the law's setup), how the warm-start
- * impulses are applied, and how the impulses go back to contact forces. */
+ * that the solve itself has no dimension tests: how records are built from
+ * the contacts (with the law's setup and the warm-start impulses), and how
+ * the impulses go back to contact forces. */
 typedef struct {
-  /* Fills the records of the contacts that carry force; returns how many. */
+  /* Fills the records of the contacts that carry force and applies their
+   * warm-start impulses to the bodies; returns how many. */
   moreau_lid (*build)(moreau_nlgs *s, const moreau_nlgs_problem *prob);
-  void (*apply)(const moreau_nlgs *s, moreau_lid n);
   void (*store)(const moreau_nlgs *s, moreau_lid n, double dt, moreau_contacts *c);
 } nlgs_dim_ops;
 

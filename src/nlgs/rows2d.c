@@ -1,6 +1,6 @@
 #include "nlgs_private.h"
 
-/* Builds the 2D sweep records; contacts between two bodies of infinite mass
+/* Builds the 2D sweep records and applies their impulses; contacts between two bodies of infinite mass
  * carry no force and get no record. */
 static moreau_lid build2d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
 {
@@ -76,18 +76,12 @@ static moreau_lid build2d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     r->ut_target -= vs[0] * tx + vs[1] * ty;
     r->pn = c->force[3 * k] * prob->dt;
     r->pt = c->force[3 * k + 1] * prob->dt;
+    /* The warm start's impulse goes to the bodies while they are in cache. */
+    moreau_row2d_apply(r, r->pn, r->pt);
     s->row_contact[nrows] = k;
     nrows++;
   }
   return nrows;
-}
-
-static void apply2d(const moreau_nlgs *s, moreau_lid n)
-{
-  for (moreau_lid k = 0; k < n; k++) {
-    moreau_row2d *r = nlgs_row(s, k);
-    moreau_row2d_apply(r, r->pn, r->pt);
-  }
 }
 
 static void store2d(const moreau_nlgs *s, moreau_lid n, double dt, moreau_contacts *c)
@@ -100,4 +94,4 @@ static void store2d(const moreau_nlgs *s, moreau_lid n, double dt, moreau_contac
   }
 }
 
-const nlgs_dim_ops nlgs_ops2d = {build2d, apply2d, store2d};
+const nlgs_dim_ops nlgs_ops2d = {build2d, store2d};

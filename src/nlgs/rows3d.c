@@ -13,7 +13,7 @@ static void inv_inertia_apply(const double *I, double iso, const double *x, doub
     y[k] = iso * x[k];
 }
 
-/* Builds the 3D sweep records; contacts between two bodies of infinite mass
+/* Builds the 3D sweep records and applies their impulses; contacts between two bodies of infinite mass
  * carry no force and get no record. */
 static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
 {
@@ -103,18 +103,12 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     r->target[2] -= vs[0] * e[2][0] + vs[1] * e[2][1] + vs[2] * e[2][2];
     for (int i = 0; i < 3; i++)
       r->p[i] = c->force[3 * k + i] * prob->dt;
+    /* The warm start's impulse goes to the bodies while they are in cache. */
+    moreau_row3d_apply(r, r->p);
     s->row_contact[nrows] = k;
     nrows++;
   }
   return nrows;
-}
-
-static void apply3d(const moreau_nlgs *s, moreau_lid n)
-{
-  for (moreau_lid k = 0; k < n; k++) {
-    moreau_row3d *r = nlgs_row(s, k);
-    moreau_row3d_apply(r, r->p);
-  }
 }
 
 static void store3d(const moreau_nlgs *s, moreau_lid n, double dt, moreau_contacts *c)
@@ -126,4 +120,4 @@ static void store3d(const moreau_nlgs *s, moreau_lid n, double dt, moreau_contac
   }
 }
 
-const nlgs_dim_ops nlgs_ops3d = {build3d, apply3d, store3d};
+const nlgs_dim_ops nlgs_ops3d = {build3d, store3d};
