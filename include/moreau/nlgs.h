@@ -50,8 +50,9 @@ typedef struct {
    * contracting iteration makes small steps far from the solution). It is
    * evaluated after the interface average, when every copy of a body has the
    * velocity of the global forces; an interface contact's local solve uses
-   * its copies' split masses, so it counts at most k times less there (k:
-   * the ranks holding the body). 0 for explicit laws (-method md). */
+   * its copies' masses M / max(1, split k) (-nlgs_copy_split; k: the ranks
+   * holding the body), so it counts up to split k times less there. 0 for
+   * explicit laws (-method md). */
   double law_residual;
   /* The largest difference, over interface bodies and velocity components,
    * between one rank's copy and the average of all copies before the last
@@ -81,7 +82,7 @@ MOREAU_MUST_CHECK moreau_err moreau_nlgs_create(MPI_Comm comm, int dim, const mo
 void moreau_nlgs_set_law(moreau_nlgs *s, const moreau_law *law);
 MOREAU_MUST_CHECK moreau_err moreau_nlgs_destroy(moreau_nlgs **nlgs);
 /* Reads -nlgs_tol, -nlgs_norm, -nlgs_min_it, -nlgs_max_it, -nlgs_check_every,
- * -nlgs_order, -nlgs_block, -seed. */
+ * -nlgs_order, -nlgs_block, -nlgs_copy_split, -seed. */
 MOREAU_MUST_CHECK moreau_err moreau_nlgs_set_from_options(moreau_nlgs *nlgs);
 void moreau_nlgs_set_tolerance(moreau_nlgs *nlgs, double tol, moreau_nlgs_norm norm);
 void moreau_nlgs_set_iterations(moreau_nlgs *nlgs, int min_it, int max_it);

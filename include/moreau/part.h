@@ -187,6 +187,26 @@ MOREAU_MUST_CHECK moreau_err moreau_part_interface_build(moreau_part *part, cons
 MOREAU_MUST_CHECK moreau_err moreau_part_wall_interface_build(moreau_part *part, const moreau_walls *w,
                                                               const char *touched, double *share);
 
+/* The factor on the inverse mass and inertia of a copy of a body held by k
+ * ranks, for a copy split in [0.5, 1]: max(1, split k). Split 1 is the mass
+ * split M / k, whose plain average of the copies is the whole body's
+ * velocity. Below it, each copy answers its rank's impulses more stiffly:
+ * in a model of one body whose copies' contacts resolve the same velocity
+ * error on j of its k ranks, a sweep multiplies that error by 1 - j / s, so
+ * s > k / 2 (split > 1/2) keeps every j in check and a smaller s passes load
+ * on faster where one rank pushes and another carries (j = 1). */
+static inline double moreau_part_copy_scale(double k, double split) { return k * split > 1.0 ? k * split : 1.0; }
+
+/* Not collective. Starts a solve's averages, after moreau_part_interface_build:
+ * the velocities of the interface bodies now are where all their copies
+ * start, and each copy has its inverse mass scaled by moreau_part_copy_scale
+ * (k, split). Below split 1, every average until the next build moves the
+ * owner's common velocity by k / scale times the mean change of the copies
+ * since the last average, which is the change their impulses give the whole
+ * body, and gives every copy the result. At 1 (and without this call) the
+ * averages are plain means. */
+MOREAU_MUST_CHECK moreau_err moreau_part_interface_start(moreau_part *part, const moreau_bodies *b, double split);
+
 /* Collective. Replaces the velocity (v and w; in 2D v[0], v[1], w[2]) of
  * every holder copy and of the owner's copy of every interface body by the
  * average over the holder copies, summed in a fixed order (the owner's copy

@@ -42,6 +42,8 @@ struct moreau_nlgs {
   moreau_lid *visit;        /* blocks: this sweep's visiting order (row_cap entries) */
   moreau_lid *block_perm;   /* blocks: this sweep's order of the blocks */
   double *mult;             /* per local body: number of ranks whose contacts touch it */
+  double copy_split;        /* -nlgs_copy_split */
+  double *copy_scale;       /* per local body: moreau_part_copy_scale(mult, copy_split), on its inverse mass */
   double
       *inv_inertia6; /* 3D, per local cluster: world inverse inertia tensor times mult (rows3d.c; unset for spheres) */
   char *touched;

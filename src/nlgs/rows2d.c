@@ -20,8 +20,8 @@ static moreau_lid build2d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     double r_eff = ra;
     r->va = &b->v[3 * ia];
     r->wa = &b->w[3 * ia + 2];
-    r->ima = b->inv_mass[ia] * s->mult[ia];
-    r->iia = b->inv_inertia[ia] * s->mult[ia];
+    r->ima = b->inv_mass[ia] * s->copy_scale[ia];
+    r->iia = b->inv_inertia[ia] * s->copy_scale[ia];
     r->nx = n[0];
     r->ny = n[1];
     r->ra_n = -ca[1] * n[0] + ca[0] * n[1];
@@ -32,8 +32,8 @@ static moreau_lid build2d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     if (ib >= 0) {
       r->vb = &b->v[3 * ib];
       r->wb = &b->w[3 * ib + 2];
-      r->imb_n = r->imb_t = b->inv_mass[ib] * s->mult[ib];
-      r->iib = b->inv_inertia[ib] * s->mult[ib];
+      r->imb_n = r->imb_t = b->inv_mass[ib] * s->copy_scale[ib];
+      r->iib = b->inv_inertia[ib] * s->copy_scale[ib];
       r->rb_n = -cb[1] * n[0] + cb[0] * n[1];
       r->rb_t = -cb[1] * tx + cb[0] * ty;
       if (b->glued[ib]) nlgs_glued_side(s, w, b->glued[ib] - 1, &r->vb, &r->wb, &r->gb, 2);

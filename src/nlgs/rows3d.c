@@ -26,7 +26,7 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     double *I = &s->inv_inertia6[6 * i];
     moreau_bodies_inv_inertia_world(b, i, I);
     for (int m = 0; m < 6; m++)
-      I[m] *= s->mult[i];
+      I[m] *= s->copy_scale[i];
   }
   for (moreau_lid kk = 0; kk < c->n; kk++) {
     moreau_lid k = nlgs_build_contact(s, kk);
@@ -41,8 +41,8 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     memcpy(r->t, e[1], sizeof(r->t));
     r->va = &b->v[3 * ia];
     r->wa = &b->w[3 * ia];
-    r->ima = b->inv_mass[ia] * s->mult[ia];
-    r->iia = b->shape[ia] > 0 ? 0.0 : b->inv_inertia[ia] * s->mult[ia];
+    r->ima = b->inv_mass[ia] * s->copy_scale[ia];
+    r->iia = b->shape[ia] > 0 ? 0.0 : b->inv_inertia[ia] * s->copy_scale[ia];
     r->Ia = b->shape[ia] > 0 ? &s->inv_inertia6[6 * ia] : NULL;
     memcpy(r->ca, &c->ca[3 * k], sizeof(r->ca));
     r->ga = r->gb = NULL;
@@ -51,8 +51,8 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     if (ib >= 0) {
       r->vb = &b->v[3 * ib];
       r->wb = &b->w[3 * ib];
-      r->imb_n = r->imb_t = b->inv_mass[ib] * s->mult[ib];
-      r->iib = b->shape[ib] > 0 ? 0.0 : b->inv_inertia[ib] * s->mult[ib];
+      r->imb_n = r->imb_t = b->inv_mass[ib] * s->copy_scale[ib];
+      r->iib = b->shape[ib] > 0 ? 0.0 : b->inv_inertia[ib] * s->copy_scale[ib];
       r->Ib = b->shape[ib] > 0 ? &s->inv_inertia6[6 * ib] : NULL;
       memcpy(r->cb, &c->cb[3 * k], sizeof(r->cb));
       if (b->glued[ib]) nlgs_glued_side(s, w, b->glued[ib] - 1, &r->vb, &r->wb, &r->gb, 3);

@@ -62,4 +62,18 @@ moreau_err moreau_part_interface_average(moreau_part *part, moreau_bodies *b, mo
   return MOREAU_SUCCESS;
 }
 
+moreau_err moreau_part_interface_start(moreau_part *part, const moreau_bodies *b, double split)
+{
+  size_t w = (size_t)part->ncomp;
+  MOREAU_CHECK(part->iface_valid && b->n_owned == part->ghost_n_owned, MOREAU_ERR_INTERNAL,
+               "moreau_part_interface_start: no interface plan for these bodies");
+  MOREAU_CHECK(split >= 0.5 && split <= 1.0, MOREAU_ERR_INTERNAL, "copy split %g outside [0.5, 1]", split);
+  part->iface_split = split;
+  if (split == 1.0) return MOREAU_SUCCESS;
+  MOREAU_CALL(moreau_realloc(((size_t)part->n_iface + 1) * w * sizeof(double), &part->iface_base));
+  for (moreau_lid s = 0; s < part->n_iface; s++)
+    get_velocity(b, part->ncomp, part->iface_lid[s], &part->iface_base[w * s]);
+  return MOREAU_SUCCESS;
+}
+
 double moreau_part_interface_spread(const moreau_part *part) { return part->iface_spread; }

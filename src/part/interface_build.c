@@ -6,6 +6,7 @@ void part_interface_free(moreau_part *part)
   moreau_free(&part->iface_k);
   moreau_free(&part->iface_own);
   moreau_free(&part->iface_sum);
+  moreau_free(&part->iface_base);
   part_plan_free(&part->gather_send);
   part_plan_free(&part->gather_recv);
   part_plan_free(&part->scatter_send);
@@ -18,6 +19,7 @@ void part_interface_free(moreau_part *part)
   part->n_iface = 0;
   part->buf_width = 0;
   part->iface_valid = 0;
+  part->iface_split = 1.0;
 }
 
 /* One message per neighbour of the ghost layer, in both directions: holders

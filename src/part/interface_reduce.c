@@ -38,6 +38,23 @@ static moreau_err pack_and_send(const moreau_part *part, const part_plan *p, int
   return MOREAU_SUCCESS;
 }
 
+/* With a copy split below 1, a copy of a body held by k ranks has mass M / s
+ * (s = moreau_part_copy_scale): its velocity moved from the common one by s
+ * times what its own impulses give the whole body. The whole body's change is
+ * then k / s times the mean change of the copies; it becomes the new common
+ * velocity. */
+static void relax(moreau_part *part, size_t w)
+{
+  double *sum = part->iface_sum, *base = part->iface_base;
+  for (moreau_lid s = 0; s < part->n_iface; s++) {
+    double k = part->iface_k[s], lambda = k / moreau_part_copy_scale(k, part->iface_split);
+    for (size_t c = 0; c < w; c++) {
+      base[w * s + c] += lambda * (sum[w * s + c] - base[w * s + c]);
+      sum[w * s + c] = base[w * s + c];
+    }
+  }
+}
+
 /* The owner sums its own copy first (when it holds the body), then the
  * holders' copies in increasing rank order (gather_recv is grouped by
  * increasing rank): a fixed order, so the result is bitwise reproducible
@@ -59,22 +76,22 @@ static void combine(moreau_part *part, int width, int average, part_get_fn get, 
   for (moreau_lid e = 0; e < part_plan_total(p); e++)
     for (size_t c = 0; c < w; c++)
       sum[w * p->index[e] + c] += part->gather_rbuf[w * e + c];
-  for (moreau_lid s = 0; s < part->n_iface; s++) {
-    if (average) {
-      for (size_t c = 0; c < w; c++)
-        sum[w * s + c] /= (double)part->iface_k[s];
-      if (part->iface_own[s]) {
-        get(obj, width, part->iface_lid[s], own);
-        for (int c = 0; c < average; c++)
-          spread = fmax(spread, fabs(own[c] - sum[w * s + c]));
-      }
+  for (moreau_lid s = 0; average && s < part->n_iface; s++) {
+    for (size_t c = 0; c < w; c++)
+      sum[w * s + c] /= (double)part->iface_k[s];
+    if (part->iface_own[s]) {
+      get(obj, width, part->iface_lid[s], own);
+      for (int c = 0; c < average; c++)
+        spread = fmax(spread, fabs(own[c] - sum[w * s + c]));
     }
-    set(obj, width, part->iface_lid[s], &sum[w * s]);
   }
   if (average)
     for (moreau_lid e = 0; e < part_plan_total(p); e++)
       for (int c = 0; c < average; c++)
         spread = fmax(spread, fabs(part->gather_rbuf[w * e + c] - sum[w * p->index[e] + c]));
+  if (average && part->iface_split < 1.0) relax(part, w);
+  for (moreau_lid s = 0; s < part->n_iface; s++)
+    set(obj, width, part->iface_lid[s], &sum[w * s]);
   part->iface_spread = spread;
 }
 

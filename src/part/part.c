@@ -30,6 +30,7 @@ moreau_err moreau_part_create(MPI_Comm comm, moreau_part **part)
   p->threshold = 1.2;
   p->renumber_every = 100;
   p->stats.imbalance = 1.0;
+  p->iface_split = 1.0;
   p->wall_request = MPI_REQUEST_NULL;
   *part = p;
   return MOREAU_SUCCESS;

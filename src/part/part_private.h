@@ -109,6 +109,11 @@ struct moreau_part {
   int *iface_k;
   char *iface_own;
   double *iface_sum;
+  /* The solve's copy split (moreau_part_interface_start; 1 until then) and,
+   * when it is below 1, each slot's common velocity: where its copies
+   * started from at the last average (ncomp doubles a slot). */
+  double iface_split;
+  double *iface_base;
   part_plan gather_send;  /* ghost lids of touched ghosts, per owner */
   part_plan gather_recv;  /* interface slots, per holder, in the holder's order */
   part_plan scatter_send; /* owned lids with >= 2 holders, per remote holder */

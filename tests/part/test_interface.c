@@ -48,6 +48,13 @@ static void components(int dim, const moreau_bodies *b, moreau_lid i, double *ou
   }
 }
 
+/* Component c of what the average acts on. */
+static double *component(int dim, moreau_bodies *b, moreau_lid i, int c)
+{
+  if (dim == 2) return c < 2 ? &b->v[3 * i + c] : &b->w[3 * i + 2];
+  return c < 3 ? &b->v[3 * i + c] : &b->w[3 * i + c - 3];
+}
+
 static void set_initial(int dim, int rank, moreau_bodies *b)
 {
   for (moreau_lid i = 0; i < moreau_bodies_n_local(b); i++) {
@@ -119,6 +126,69 @@ static long check_copies(int nc, int nv, int average, double *all, long n, long 
     }
   }
   return bad;
+}
+
+/* The copy split: every copy starts at common(gid), and holder copies
+ * then change by their scale times change(rank, gid). */
+static double common(moreau_gid gid, int c) { return 0.25 * (double)(gid % 1000) + c; }
+static double change(int rank, moreau_gid gid, int c) { return 0.25 * (double)(rank + 1 + (gid + c) % 5); }
+
+/* On rank 0: violations over all copies after `rounds` such changes of a
+ * solve started at common(gid) (round j's change is j times change()): the
+ * averaged copies (holders, the owner) must hold common + the sum over the
+ * holders of all rounds' changes, the change the impulses give the whole
+ * body whatever the split; the other copies common. */
+static long check_split(int nc, int rounds, double *all, long n)
+{
+  long bad = 0;
+  qsort(all, (size_t)n, REC * sizeof(double), cmp_rec);
+  for (long first = 0, last; first < n; first = last) {
+    moreau_gid gid = part_test_double_to_gid(all[REC * first]);
+    double want[MAXC];
+    int k = 0;
+    for (int c = 0; c < nc; c++)
+      want[c] = common(gid, c);
+    for (last = first; last < n && part_test_double_to_gid(all[REC * last]) == gid; last++) {
+      const double *r = &all[REC * last];
+      if (r[3] == 0.0) continue;
+      k++;
+      for (int c = 0; c < nc; c++)
+        want[c] += 0.5 * rounds * (rounds + 1) * change((int)r[1], gid, c);
+    }
+    for (long j = first; j < last; j++) {
+      const double *r = &all[REC * j];
+      int averaged = r[3] != 0.0 || (r[2] == 0.0 && k > 0);
+      for (int c = 0; c < nc; c++) {
+        double expect = averaged ? want[c] : common(gid, c);
+        bad += !(fabs(r[5 + c] - expect) <= 1e-12 * (fabs(expect) + 1.0));
+      }
+    }
+  }
+  return bad;
+}
+
+/* Sets every copy to common(gid), starts a solve with the split, and runs
+ * `rounds` averages, the holder copies changing by their scale times j
+ * change() before average j; the velocities go to rec. */
+static void run_split(int dim, int rank, moreau_part *part, moreau_bodies *b, const char *touched, const double *mult,
+                      double split, int rounds, double *rec)
+{
+  int nc = dim == 2 ? 3 : 6;
+  for (moreau_lid i = 0; i < moreau_bodies_n_local(b); i++) {
+    memset(&b->v[3 * i], 0, 3 * sizeof(double));
+    memset(&b->w[3 * i], 0, 3 * sizeof(double));
+    for (int c = 0; c < nc; c++)
+      *component(dim, b, i, c) = common(b->gid[i], c);
+  }
+  PT_TRY(moreau_part_interface_start(part, b, split));
+  for (int j = 1; j <= rounds; j++) {
+    for (moreau_lid i = 0; i < moreau_bodies_n_local(b); i++)
+      for (int c = 0; touched[i] && c < nc; c++)
+        *component(dim, b, i, c) += moreau_part_copy_scale(mult[i], split) * j * change(rank, b->gid[i], c);
+    PT_TRY(moreau_part_interface_average(part, b, NULL));
+  }
+  for (moreau_lid i = 0; i < moreau_bodies_n_local(b); i++)
+    components(dim, b, i, &rec[(size_t)REC * i + 5]);
 }
 
 /* Whether copy i is outside the interface exchange. */
@@ -224,6 +294,24 @@ static void run_interface(const part_test_scene *s, moreau_part_type type)
       local_bad += memcmp(c, &first[(size_t)MAXC * i], (size_t)nc * sizeof(double)) != 0;
   }
   PT_EXPECT(local_bad, "begin/end: the exchanged copies average, the others keep their change");
+
+  /* A copy split below 1: each copy sees the body heavier than M / k, and
+   * the averages add the copies' changes up in proportion (two averages of
+   * one solve); a split of 1 is the plain average. Splits outside [0.5, 1]
+   * are refused. */
+  for (int t = 0; t < 3; t++) {
+    const double split[3] = {0.5, 0.6, 1.0};
+    run_split(s->dim, rank, part, b, touched, mult, split[t], 2, rec);
+    part_test_gather(rec, n_local, REC, &all, &counts);
+    if (rank == 0) bad = check_split(nc, 2, all, n_total);
+    MPI_Bcast(&bad, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+    ck_assert_msg(bad == 0, "copy split %g: %ld copies off the whole body's change", split[t], bad);
+    free(all);
+    free(counts);
+  }
+  ck_assert_int_eq(moreau_part_interface_start(part, b, 1.5), MOREAU_ERR_INTERNAL);
+  ck_assert_int_eq(moreau_part_interface_start(part, b, 0.4), MOREAU_ERR_INTERNAL);
+  moreau_error_clear();
 
   /* The sum over the holders, MAXC values per body: wider than the 2D
    * average, so the buffers grow. */
