@@ -15,7 +15,7 @@ const moreau_option_spec moreau_nlgs_options[] = {
     {"-nlgs_order", "<random|blocks>", "random",
      "sweep order: a fresh random permutation, or space-filling-curve blocks of rows in random order, each shuffled"},
     {"-nlgs_block", "<int>", "128", "rows per block of -nlgs_order blocks"},
-    {"-nlgs_copy_split", "<real>", "0.6",
+    {"-nlgs_copy_split", "<real>", "0.55",
      "an interface body's copy on each of its k ranks has mass M / max(1, split k): 1 is the plain mass split M / k, "
      "down to 0.5 each copy is stiffer and load crosses subdomains in fewer sweeps"},
     {NULL, NULL, NULL, NULL}};
@@ -40,7 +40,7 @@ moreau_err moreau_nlgs_create(MPI_Comm comm, int dim, const moreau_law *law, mor
   s->warm = 1;
   s->order_kind = MOREAU_NLGS_ORDER_RANDOM;
   s->block = 128;
-  s->copy_split = 0.6;
+  s->copy_split = 0.55;
   moreau_nlgs_set_seed(s, 0);
   *nlgs = s;
   return MOREAU_SUCCESS;
