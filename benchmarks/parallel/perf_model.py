@@ -24,7 +24,7 @@ with, per rank holding n bodies in a cube-like subdomain:
                  body, 12 allreduces and 2 nonblocking barriers (2 log2 P
                  and log2 P latencies; the audit test counts them)
   sweep count    x (1 + a x n_if / n): the glued iteration's extra
-                 sweeps to equal accuracy, a fitted to section 7 (0.5;
+                 sweeps to equal accuracy, a fitted to section 7 (0.2;
                  --extra-sweeps)
   repartition    the parallel bisection (--partitioner rcb, the default):
                  log2 P levels of 3 passes, each binning the rank's bodies
@@ -42,7 +42,7 @@ uses with bench_parallel_step's, and the 1 -> 2 rank prediction with the
 measured one.
 
   perf_model.py [--latency 1.5e-6] [--node-bandwidth 12e9] [--ranks-per-node 48]
-                [--repartition-every 1000] [--partitioner rcb|metis] [--extra-sweeps 0.5]
+                [--repartition-every 1000] [--partitioner rcb|metis] [--extra-sweeps 0.2]
                 [--check counts.csv]
 """
 import argparse
@@ -79,11 +79,12 @@ DIM = {
 }
 C_IF = 0.62  # fitted: tiled 10^4 pile, 96 interface bodies per rank on a boundary 72 disks long
 # The glued iteration's extra sweeps, 1 + a f at interface fraction f
-# (RESULTS.md section 7, "Measured again": the tall pile, mu 0.4, P = 16,
-# RCB, f = 0.15). For errors down to half the initial one, a = 0.4 against
-# each run's own limit and 0.5 against the 1-rank reference; at the highest
-# accuracy measured, 0.7 and 1.2 (--extra-sweeps).
-A_SWEEPS = 0.5
+# (RESULTS.md section 7, "The copy split": tall piles, mu 0.4, P = 16, the
+# default -nlgs_copy_split 0.55). For errors down to half the initial one,
+# a = 0.07-0.18 in 2D (f = 0.15) and 0.08-0.16 in 3D (f = 0.53-0.59); the
+# 2D pile's highest accuracy gave up to 0.6 (--extra-sweeps). With the
+# plain mass split (-nlgs_copy_split 1) a was 0.4-0.6, up to 1.2.
+A_SWEEPS = 0.2
 MAX_CELLS = 2**20
 # RCB (src/part/partition_rcb.c): passes per level, int64 slots per node, and
 # the time per body and level (the partition event of a 2-rank run of 10^6
