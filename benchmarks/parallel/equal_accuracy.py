@@ -12,8 +12,9 @@ tabled per partition, norm and tolerance. Runs of a fixed number of sweeps
 give each P's error against sweeps; from them, per partition, the sweeps
 each P needs to reach the error P = 1 has after each of those counts (log
 error linear in log sweeps between the bracketing runs), and their ratio
-to P = 1's count: the sweeps to equal accuracy. Three accuracies are
-tabled: the force error against the 1-rank reference; the force error
+to P = 1's count: the sweeps to equal accuracy. Four accuracies are
+tabled: the force error and the wall error against the 1-rank reference;
+the force error
 against the run's own limit (the <part>_limit_p<P> runs of
 equal_accuracy.sh -limits, P = 1's limit being the reference), which does
 not depend on which of a frictional pile's many solutions an iteration
@@ -65,6 +66,7 @@ def sweeps_to(points, target):
 
 
 MEASURES = (("fe", "force error against the 1-rank reference"),
+            ("we", "wall error against the 1-rank reference"),
             ("fo", "force error against the run's own limit"),
             ("law", "law residual"))
 
