@@ -209,9 +209,10 @@ MOREAU_MUST_CHECK moreau_err moreau_part_interface_start(moreau_part *part, cons
 
 /* Collective. Replaces the velocity (v and w; in 2D v[0], v[1], w[2]) of
  * every holder copy and of the owner's copy of every interface body by the
- * average over the holder copies, summed in a fixed order (the owner's copy
- * first when it is a holder, then holders by increasing rank) so the result
- * is bitwise reproducible. Copies on ranks that do not hold the body are left
+ * average over the holder copies (glued as moreau_part_interface_start says
+ * when a solve started with a split below 1), summed in a fixed order (the
+ * owner's copy first when it is a holder, then holders by increasing rank)
+ * so the result is bitwise reproducible. Copies on ranks that do not hold the body are left
  * alone. Nonblocking point-to-point messages with interface neighbours only.
  * Then, when w is not NULL and has force-driven walls touched anywhere, their
  * velocities are averaged over the touching ranks (one small reduction). */
@@ -227,8 +228,9 @@ MOREAU_MUST_CHECK moreau_err moreau_part_interface_average_begin(moreau_part *pa
 MOREAU_MUST_CHECK moreau_err moreau_part_interface_average_end(moreau_part *part);
 
 /* Not collective. The largest difference, over this rank's interface bodies
- * and velocity components, between a holder copy and the average in the
- * last moreau_part_interface_average (0 when there was no interface). */
+ * and velocity components, between a holder copy and the plain average of
+ * the copies in the last moreau_part_interface_average (0 when there was no
+ * interface). */
 double moreau_part_interface_spread(const moreau_part *part);
 
 /* Collective. values holds width doubles per local body (owned then ghosts:
