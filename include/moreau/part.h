@@ -227,6 +227,27 @@ MOREAU_MUST_CHECK moreau_err moreau_part_interface_average(moreau_part *part, mo
 MOREAU_MUST_CHECK moreau_err moreau_part_interface_average_begin(moreau_part *part, moreau_bodies *b, moreau_walls *w);
 MOREAU_MUST_CHECK moreau_err moreau_part_interface_average_end(moreau_part *part);
 
+/* Not collective; the same answer on every rank. Whether every
+ * moreau_part_interface_average_begin given w reduces the force-driven walls'
+ * velocities over the ranks (several ranks and a force-driven wall in w), so
+ * that small values can ride with it. Call after
+ * moreau_part_wall_interface_build. */
+int moreau_part_wall_reduces(const moreau_part *part, const moreau_walls *w);
+
+/* The most values moreau_part_wall_carry takes. */
+#define MOREAU_PART_CARRY_MAX 16
+
+/* Not collective, but every rank must make the same call. Lets n values
+ * ride on the next moreau_part_interface_average_begin's reduction of the
+ * walls' velocities, so that a convergence check costs no message of its
+ * own (only when moreau_part_wall_reduces). That reduction then runs over
+ * one element of a contiguous type of n + 3 (walls) doubles, the values
+ * first and the walls' sums after, with op, which must sum every double
+ * past the first n and may reduce those n as it likes; its end puts the n
+ * reduced values in recv. */
+MOREAU_MUST_CHECK moreau_err moreau_part_wall_carry(moreau_part *part, const double *values, int n, MPI_Op op,
+                                                    double *recv);
+
 /* Not collective. The largest difference, over this rank's interface bodies
  * and velocity components, between a holder copy and the plain average of
  * the copies in the last moreau_part_interface_average (0 when there was no

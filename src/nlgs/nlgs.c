@@ -243,13 +243,20 @@ static double measure(const moreau_nlgs *s, const double *g)
   }
 }
 
+/* The check's reduction over elements of a contiguous type of doubles: the
+ * G_N sums of a check (maxima where they are maxima), then, when the check
+ * rides on the force-driven walls' reduction (moreau_part_wall_carry), the
+ * walls' sums. The type is queried for its length: an element is never cut. */
 static void reduce_sums(void *in, void *inout, int *len, MPI_Datatype *type)
 {
   const double *a = in;
   double *b = inout;
-  for (int i = 0; i < *len; i += G_N)
-    for (int k = 0; k < G_N; k++)
-      b[i + k] = k == G_MAX_RATIO || k == G_SPREAD ? fmax(a[i + k], b[i + k]) : b[i + k] + a[i + k];
+  int bytes;
+  MPI_Type_size(*type, &bytes);
+  const int n = bytes / (int)sizeof(double);
+  for (int e = 0; e < *len; e++, a += n, b += n)
+    for (int k = 0; k < n; k++)
+      b[k] = k == G_MAX_RATIO || k == G_SPREAD ? fmax(a[k], b[k]) : b[k] + a[k];
 }
 
 /* The records of prob's contacts, their impulses applied to the bodies and
@@ -372,16 +379,21 @@ moreau_err moreau_nlgs_solve(moreau_nlgs *s, const moreau_nlgs_problem *prob, mo
   moreau_lid nrows, n_edge;
   int64_t nglobal;
   double t0 = MPI_Wtime(), g_send[G_N], g_recv[G_N];
-  /* On several ranks the check's reduction is non-blocking and lagged by one
-   * check: started after sweep k, completed at the next check, so no rank
-   * waits for the slowest one at every check; a pass then stops the solve
-   * check_every sweeps after the state that passed. On one rank it is
-   * immediate. checked: the sweep whose state the last completed test
-   * judged (0: none). */
+  /* On several ranks the check's reduction is non-blocking and lagged: the
+   * sums of the check after sweep k are reduced while the next sweeps run,
+   * so no rank waits for the slowest one at every check, and a pass stops
+   * the solve a little after the state that passed. With a force-driven
+   * wall, whose velocity is reduced after every sweep anyway, the sums ride
+   * in sweep k + 1's wall reduction and the verdict is known at its end;
+   * otherwise they have their own reduction, completed at the next check.
+   * On one rank the check is immediate. checked: the sweep whose state the
+   * last completed test judged (0: none); pending: the sweep whose test is
+   * in flight (0: none). */
   const int lagged = s->size > 1;
-  int pending = 0, checked = 0;
+  int ride = 0, pending = 0, checked = 0;
   MPI_Request req = MPI_REQUEST_NULL;
   moreau_law_sweep_args args;
+  MPI_Datatype check_type;
   MPI_Op op;
 
   if (!s->warm || s->law->explicit_forces) {
@@ -390,11 +402,14 @@ moreau_err moreau_nlgs_solve(moreau_nlgs *s, const moreau_nlgs_problem *prob, mo
   moreau_log_begin(MOREAU_EV_NLGS_ROWS);
   MOREAU_CALL(setup_rows(s, prob, &nrows, &nglobal));
   n_edge = edge_first(s, prob, nrows);
+  ride = moreau_part_wall_reduces(prob->part, prob->walls);
   moreau_log_end(MOREAU_EV_NLGS_ROWS);
   args.rows = s->rows;
   args.max_ratio = s->norm == MOREAU_NLGS_NORM_MAX;
   memset(res, 0, sizeof(*res));
   MOREAU_MPI_CALL(MPI_Op_create(reduce_sums, 1, &op));
+  MOREAU_MPI_CALL(MPI_Type_contiguous(G_N, MPI_DOUBLE, &check_type));
+  MOREAU_MPI_CALL(MPI_Type_commit(&check_type));
   for (int it = 1; nglobal > 0 && it <= s->max_it; it++) {
     moreau_sweep_sums sums, inner;
     /* The rows on the interface first, then the exchange of their bodies'
@@ -425,30 +440,33 @@ moreau_err moreau_nlgs_solve(moreau_nlgs *s, const moreau_nlgs_problem *prob, mo
       res->converged = 1;
       break;
     }
-    if (it % s->check_every && it != s->max_it) continue;
+    const int check = it % s->check_every == 0 || it == s->max_it, verdict = pending && (ride || check);
+    if (!check && !verdict) continue;
     moreau_log_begin(MOREAU_EV_NLGS_CONVERGENCE);
-    if (pending) { /* the last check's verdict */
-      MOREAU_MPI_CALL(MPI_Wait(&req, MPI_STATUS_IGNORE));
+    if (verdict) { /* the last check's: arrived with this sweep's glue, or wait for it */
+      if (!ride) MOREAU_MPI_CALL(MPI_Wait(&req, MPI_STATUS_IGNORE));
       checked = pending;
       pending = 0;
-      if (passes(s, g_recv, checked, res)) {
-        res->converged = 1;
-        moreau_log_end(MOREAU_EV_NLGS_CONVERGENCE);
-        break;
-      }
+      res->converged = passes(s, g_recv, checked, res);
     }
-    MOREAU_CALL(check_sums(s, prob, nrows, &sums, g_send));
-    if (lagged && it != s->max_it) {
-      MOREAU_MPI_CALL(MPI_Iallreduce(g_send, g_recv, G_N, MPI_DOUBLE, op, s->comm, &req));
-      pending = it;
-    } else {
-      MOREAU_MPI_CALL(MPI_Allreduce(g_send, g_recv, G_N, MPI_DOUBLE, op, s->comm));
-      checked = it;
-      res->converged = passes(s, g_recv, it, res);
+    if (!res->converged && check) {
+      MOREAU_CALL(check_sums(s, prob, nrows, &sums, g_send));
+      if (lagged && it != s->max_it) {
+        if (ride)
+          MOREAU_CALL(moreau_part_wall_carry(prob->part, g_send, G_N, op, g_recv));
+        else
+          MOREAU_MPI_CALL(MPI_Iallreduce(g_send, g_recv, 1, check_type, op, s->comm, &req));
+        pending = it;
+      } else {
+        MOREAU_MPI_CALL(MPI_Allreduce(g_send, g_recv, 1, check_type, op, s->comm));
+        checked = it;
+        res->converged = passes(s, g_recv, it, res);
+      }
     }
     moreau_log_end(MOREAU_EV_NLGS_CONVERGENCE);
     if (res->converged) break;
   }
+  MPI_Type_free(&check_type);
   MPI_Op_free(&op);
   if (nglobal == 0) res->converged = 1;
   if (s->norm == MOREAU_NLGS_NORM_LAW && checked == res->iterations)

@@ -44,8 +44,8 @@ struct moreau_nlgs {
   double *mult;             /* per local body: number of ranks whose contacts touch it */
   double copy_split;        /* -nlgs_copy_split */
   double *copy_scale;       /* per local body: moreau_part_copy_scale(mult, copy_split), on its inverse mass */
-  double
-      *inv_inertia6; /* 3D, per local cluster: world inverse inertia tensor times mult (rows3d.c; unset for spheres) */
+  double *inv_inertia6;     /* 3D, per local cluster: world inverse inertia tensor times copy_scale (rows3d.c; unset for
+                               spheres) */
   char *touched;
   int wall_cap;
   double *wall_share;  /* per wall: ranks whose contacts touch it */

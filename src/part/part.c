@@ -32,6 +32,7 @@ moreau_err moreau_part_create(MPI_Comm comm, moreau_part **part)
   p->stats.imbalance = 1.0;
   p->iface_split = 1.0;
   p->wall_request = MPI_REQUEST_NULL;
+  p->carry_type = MPI_DATATYPE_NULL;
   *part = p;
   return MOREAU_SUCCESS;
 }

@@ -131,9 +131,17 @@ struct moreau_part {
    * moreau_part_wall_interface_build: per wall whether this rank touches it
    * and how many ranks do, and the reduction buffer. */
   int n_walls, wall_cap, any_force_wall;
-  double *wall_touch, *wall_share, *wall_buf;
-  MPI_Request wall_request; /* the wall average begun and not yet ended */
-  moreau_walls *wall_walls; /* the walls it sets at its end */
+  double *wall_touch, *wall_share, *wall_buf; /* wall_buf: carried values, then 3 sums per wall */
+  MPI_Request wall_request;                   /* the wall average begun and not yet ended */
+  moreau_walls *wall_walls;                   /* the walls it sets at its end */
+  /* Values riding on the next wall reduction (moreau_part_wall_carry):
+   * how many (0: none), the op, where the result goes, and the type of the
+   * reduction in flight that carries them (MPI_DATATYPE_NULL: none). */
+  int carry_n;
+  double carry[MOREAU_PART_CARRY_MAX];
+  MPI_Op carry_op;
+  double *carry_recv;
+  MPI_Datatype carry_type;
 
   moreau_part_stats stats;
 };

@@ -21,6 +21,10 @@ static moreau_err add_walls(moreau_sim *sim, const inv_box *p)
   MOREAU_CALL(moreau_walls_add(w, left, up, MOREAU_WALL_VELOCITY, v, 0.0, 0.0, 0, NULL));
   MOREAU_CALL(moreau_walls_add(w, left, east, MOREAU_WALL_VELOCITY, v, 0.0, 0.0, 0, NULL));
   MOREAU_CALL(moreau_walls_add(w, right, west, MOREAU_WALL_VELOCITY, v, 0.0, 0.0, 0, NULL));
+  if (p->lid_mass > 0) {
+    const double top[3] = {0, p->height + 0.5, 0}, down[3] = {0, -1, 0};
+    MOREAU_CALL(moreau_walls_add(w, top, down, MOREAU_WALL_FORCE, v, p->lid_mass, 9.81 * p->lid_mass, 0, NULL));
+  }
   return MOREAU_SUCCESS;
 }
 

@@ -27,6 +27,7 @@ typedef struct {
                           [-scatter, scatter], drawn from the body's gid */
   double imbalance;    /* repartition threshold (P > 1) */
   double alert;        /* alert distance; 0: the default */
+  double lid_mass;     /* > 0: a force-driven lid of this mass, pressed down by its weight, starts on top */
   moreau_part_type part_type;
 } inv_box;
 

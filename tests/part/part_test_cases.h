@@ -11,5 +11,6 @@ TCase *part_tcase_repartition(void);
 TCase *part_tcase_interface(void);
 TCase *part_tcase_determinism(void);
 TCase *part_tcase_renumber(void);
+TCase *part_tcase_wall_carry(void);
 
 #endif

@@ -1,5 +1,5 @@
 /* MPI test program of the part module; argv[1] names the test case to run
- * (setup, ghosts, migrate, repartition, interface, determinism), so that
+ * (setup, ghosts, migrate, repartition, interface, wall_carry, determinism, renumber), so that
  * CTest reports each at each rank count. */
 #include <petscsys.h>
 #include <string.h>
@@ -14,7 +14,7 @@ static const struct {
 } cases[] = {{"setup", part_tcase_setup},         {"ghosts", part_tcase_ghosts},
              {"migrate", part_tcase_migrate},     {"repartition", part_tcase_repartition},
              {"interface", part_tcase_interface}, {"determinism", part_tcase_determinism},
-             {"renumber", part_tcase_renumber}};
+             {"renumber", part_tcase_renumber},   {"wall_carry", part_tcase_wall_carry}};
 
 int main(int argc, char **argv)
 {

@@ -5,8 +5,8 @@ moreau_test_program(test_part ${MOREAU_PART_TEST_DIR}/test_part.c ${MOREAU_PART_
                     ${MOREAU_PART_TEST_DIR}/test_setup.c ${MOREAU_PART_TEST_DIR}/test_ghosts.c
                     ${MOREAU_PART_TEST_DIR}/test_migrate.c ${MOREAU_PART_TEST_DIR}/test_repartition.c
                     ${MOREAU_PART_TEST_DIR}/test_interface.c ${MOREAU_PART_TEST_DIR}/test_determinism.c
-                    ${MOREAU_PART_TEST_DIR}/test_renumber.c)
-foreach(tcase setup ghosts migrate repartition interface determinism renumber)
+                    ${MOREAU_PART_TEST_DIR}/test_renumber.c ${MOREAU_PART_TEST_DIR}/test_wall_carry.c)
+foreach(tcase setup ghosts migrate repartition interface determinism renumber wall_carry)
   moreau_mpi_test(part_${tcase} test_part RANKS 1 2 4 8 TIMEOUT 120 ARGS ${tcase})
 endforeach()
 
