@@ -91,8 +91,9 @@ moreau_err part_wall_average_end(moreau_part *part)
 {
   moreau_walls *w = part->wall_walls;
   const int n0 = part->carry_n;
-  const double *sum = part->wall_buf + n0;
+  /* Nothing begun: wall_buf may be NULL (no walls). */
   if (part->wall_request == MPI_REQUEST_NULL) return MOREAU_SUCCESS;
+  const double *sum = part->wall_buf + n0;
   MOREAU_MPI_CALL(MPI_Wait(&part->wall_request, MPI_STATUS_IGNORE));
   part->wall_walls = NULL;
   if (n0) {
