@@ -13,6 +13,13 @@ static moreau_err redistribute(moreau_part *part, moreau_bodies *b, moreau_conta
   moreau_lid n_hist = history ? history->n : 0;
   int64_t sent;
   moreau_log_begin(MOREAU_EV_MIGRATE);
+  if (part->size == 1 && global_orphans == 0) {
+    /* Every body and entry stays: no owner to look up, nothing to pack. */
+    part->stats.migrated = 0;
+    MOREAU_CALL(part_stay(part, history));
+    moreau_log_end(MOREAU_EV_MIGRATE);
+    return MOREAU_SUCCESS;
+  }
   MOREAU_CALL(moreau_malloc((size_t)b->n_owned * sizeof(int), &body_dest));
   MOREAU_CALL(moreau_malloc((size_t)n_hist * sizeof(int), &hist_dest));
   for (moreau_lid i = 0; i < b->n_owned; i++)

@@ -128,8 +128,8 @@ static moreau_err receive_plan(moreau_part *part, const part_messages *in, int r
 
 moreau_err moreau_part_ghosts(moreau_part *part, moreau_bodies *b, double cutoff)
 {
-  int *pair_rank;
-  moreau_lid *pair_lid, n_pairs = 0;
+  int *pair_rank = NULL;
+  moreau_lid *pair_lid = NULL, n_pairs = 0;
   part_messages out = {0}, in = {0};
   int64_t n_recv;
   int record = (int)moreau_bodies_record_doubles(MOREAU_FIELD_GHOST);
@@ -138,7 +138,8 @@ moreau_err moreau_part_ghosts(moreau_part *part, moreau_bodies *b, double cutoff
   moreau_log_begin(MOREAU_EV_MIGRATE);
   part->iface_valid = 0;
   moreau_bodies_clear_ghosts(b);
-  MOREAU_CALL(ghost_pairs(part, b, cutoff, &n_pairs, &pair_rank, &pair_lid));
+  /* One rank holds every body and is its own periodic neighbour: no pairs. */
+  if (part->size > 1) MOREAU_CALL(ghost_pairs(part, b, cutoff, &n_pairs, &pair_rank, &pair_lid));
   MOREAU_CALL(part_plan_from_pairs(&part->ghost_send, part->size, n_pairs, pair_rank, pair_lid));
   moreau_free(&pair_rank);
   moreau_free(&pair_lid);

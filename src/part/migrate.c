@@ -106,6 +106,20 @@ static moreau_err unpack_incoming(const part_messages *in, int body_record, int 
   return MOREAU_SUCCESS;
 }
 
+/* What every migration leaves behind: the history in key order (arrivals
+ * and a renumbering's reordering break it), the ghosts and the interface
+ * stale. */
+static moreau_err settle(moreau_part *part, moreau_contacts *history, int64_t n_entries)
+{
+  if (history && (n_entries > 0 || !history_sorted(history))) MOREAU_CALL(moreau_contacts_sort(history));
+  part->ghosts_valid = 0;
+  part->n_ghost = 0;
+  part->iface_valid = 0;
+  return MOREAU_SUCCESS;
+}
+
+moreau_err part_stay(moreau_part *part, moreau_contacts *history) { return settle(part, history, 0); }
+
 moreau_err part_migrate(moreau_part *part, moreau_bodies *b, const int *body_dest, moreau_contacts *history,
                         const int *hist_dest, int64_t *n_sent)
 {
@@ -140,10 +154,6 @@ moreau_err part_migrate(moreau_part *part, moreau_bodies *b, const int *body_des
   moreau_free(&keep);
   MOREAU_CALL(unpack_incoming(&in, body_record, hist_record, b, history, &n_bodies, &n_entries));
   if (*n_sent > 0 || n_bodies > 0) part_gid_index_invalidate(part);
-  if (history && (n_entries > 0 || !history_sorted(history))) MOREAU_CALL(moreau_contacts_sort(history));
   part_messages_free(&in);
-  part->ghosts_valid = 0;
-  part->n_ghost = 0;
-  part->iface_valid = 0;
-  return MOREAU_SUCCESS;
+  return settle(part, history, n_entries);
 }

@@ -281,6 +281,9 @@ MOREAU_MUST_CHECK moreau_err part_sparse_exchange(moreau_part *part, const part_
  * history entries as theirs (key, force, law state). */
 MOREAU_MUST_CHECK moreau_err part_migrate(moreau_part *part, moreau_bodies *b, const int *body_dest,
                                           moreau_contacts *history, const int *hist_dest, int64_t *n_sent);
+/* What part_migrate does when every body and entry stays on its rank
+ * (one rank, no orphans): sorts the history if needed, drops the ghosts. */
+MOREAU_MUST_CHECK moreau_err part_stay(moreau_part *part, moreau_contacts *history);
 /* Doubles of one history record (history may be NULL on every rank). */
 int part_history_record(const moreau_contacts *history);
 /* part_pack_fn for history entries. */
