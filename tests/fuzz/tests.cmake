@@ -18,13 +18,16 @@ set(MOREAU_FUZZ_RUNS_h5 4000)
 set(MOREAU_FUZZ_RUNS_options 40000)
 set(MOREAU_FUZZ_SECONDS 120 CACHE STRING "Longest fuzz_* test run, in seconds")
 
+# The targets' own copy of the library, with libFuzzer's coverage feedback.
+moreau_library(moreau_fuzz ${MOREAU_FUZZ_COVERAGE})
+
 # moreau_fuzz_target(name sources...)
 function(moreau_fuzz_target name)
   add_executable(${name} ${ARGN} ${MOREAU_FUZZ_DIR}/fuzz_common.c)
-  target_compile_options(${name} PRIVATE ${MOREAU_WARNINGS} ${MOREAU_SANITIZERS})
+  target_compile_options(${name} PRIVATE ${MOREAU_WARNINGS} ${MOREAU_SANITIZERS} ${MOREAU_FUZZ_COVERAGE})
   target_include_directories(${name} PRIVATE ${MOREAU_FUZZ_DIR})
   target_link_options(${name} PRIVATE -fsanitize=fuzzer)
-  target_link_libraries(${name} PRIVATE moreau PkgConfig::PETSC)
+  target_link_libraries(${name} PRIVATE moreau_fuzz PkgConfig::PETSC)
 endfunction()
 
 moreau_fuzz_target(fuzz_csv ${MOREAU_FUZZ_DIR}/fuzz_particles.c)

@@ -1,22 +1,32 @@
 #!/bin/bash
 # Runs the table of bad inputs in cases.txt (see README.md for the format):
-#   bash run_cases.sh MOREAU WORKDIR [MPIEXEC] [CASES_FILE]
+#   bash run_cases.sh MOREAU WORKDIR [MPIEXEC] [CASES_FILE] [K/N]
 # Each case runs in a fresh directory WORKDIR/case_<line>; the script prints
 # PASS/FAIL per case, then "N passed, M failed", and exits 1 if any failed.
-exe=$1 work=$2 mpiexec=${3:-mpiexec} cases=${4:-$(dirname "$0")/cases.txt}
+# With K/N (1 <= K <= N) it runs only cases K, K + N, K + 2N, ... of the
+# table, so that N runs side by side share it (every case start is mostly
+# waiting for MPI_Init and PETSc, not computing).
+exe=$1 work=$2 mpiexec=${3:-mpiexec} cases=${4:-$(dirname "$0")/cases.txt} shard=${5:-1/1}
 case_timeout=${ROBUSTNESS_TIMEOUT:-30}
 case $exe in /*) ;; *) exe=$PWD/$exe ;; esac
 case $cases in /*) ;; *) cases=$PWD/$cases ;; esac
 [ -x "$exe" ] || { echo "FAIL: $exe is not an executable" >&2; exit 1; }
 [ -r "$cases" ] || { echo "FAIL: no case table $cases" >&2; exit 1; }
+case $shard in
+  [1-9]*/[1-9]*) shard_k=${shard%/*} shard_n=${shard#*/} ;;
+  *) echo "FAIL: shard '$shard' is not K/N" >&2; exit 1 ;;
+esac
+[ "$shard_k" -le "$shard_n" ] 2>/dev/null || { echo "FAIL: shard '$shard' is not K/N with K <= N" >&2; exit 1; }
 rm -rf "$work" && mkdir -p "$work" || exit 1
 
 trim() { local s=$1; s=${s#"${s%%[![:space:]]*}"}; s=${s%"${s##*[![:space:]]}"}; printf '%s' "$s"; }
 
-passed=0 failed=0 lineno=0
+passed=0 failed=0 lineno=0 index=0
 while IFS= read -r line || [ -n "$line" ]; do
   lineno=$((lineno + 1))
   case $(trim "$line") in '' | '#'*) continue ;; esac
+  index=$((index + 1))
+  [ $(((index - shard_k) % shard_n)) = 0 ] || continue
   # ranks | rc | fragment | setup (may itself hold '|') | arguments
   ranks=$(trim "${line%%|*}"); rest=${line#*|}
   want_rc=$(trim "${rest%%|*}"); rest=${rest#*|}
