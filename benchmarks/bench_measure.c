@@ -67,7 +67,8 @@ moreau_err bench_run_moreau(const bench_params *p, bench_problem *prob, moreau_n
   if (order == MOREAU_NLGS_ORDER_RANDOM)
     snprintf(r->name, sizeof(r->name), "moreau NLGS, random order");
   else
-    snprintf(r->name, sizeof(r->name), "moreau NLGS, blocks of %d", block);
+    snprintf(r->name, sizeof(r->name), "moreau NLGS, %s of %d", order == MOREAU_NLGS_ORDER_BLOCKS ? "blocks" : "layers",
+             block);
   r->setup_in_solve = 1;
   moreau_nlgs_set_order(moreau_sim_nlgs(prob->sim), order, block);
   MOREAU_CALL(bench_fastest(bench_moreau_solve, prob, 0, p->repeats, &setup));

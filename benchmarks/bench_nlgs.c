@@ -10,13 +10,14 @@ static moreau_err run(MPI_Comm comm, int argc, char **argv)
 {
   bench_params p;
   bench_problem prob;
-  bench_result r[2];
+  bench_result r[3];
   int n = 0;
   MOREAU_CALL(moreau_error_agree(comm, bench_params_parse(argc, argv, &p)));
   MOREAU_CALL(bench_problem_create(comm, &p, &prob));
   bench_print_problem(comm, &p, &prob);
   MOREAU_CALL(bench_run_moreau(&p, &prob, MOREAU_NLGS_ORDER_RANDOM, 0, &r[n++]));
   if (p.block > 0) MOREAU_CALL(bench_run_moreau(&p, &prob, MOREAU_NLGS_ORDER_BLOCKS, p.block, &r[n++]));
+  if (p.block > 0) MOREAU_CALL(bench_run_moreau(&p, &prob, MOREAU_NLGS_ORDER_LAYERS, p.block, &r[n++]));
   bench_print_results(comm, &p, r, n);
   MOREAU_CALL(bench_problem_destroy(&prob));
   return MOREAU_SUCCESS;

@@ -29,7 +29,7 @@ static moreau_err run(MPI_Comm comm, int argc, char **argv)
 {
   bench_params p;
   bench_problem prob;
-  bench_result r[4];
+  bench_result r[5];
   int n = 0;
   double budget;
   int size;
@@ -40,6 +40,7 @@ static moreau_err run(MPI_Comm comm, int argc, char **argv)
   bench_print_problem(comm, &p, &prob);
   MOREAU_CALL(bench_run_moreau(&p, &prob, MOREAU_NLGS_ORDER_RANDOM, 0, &r[n++]));
   if (p.block > 0) MOREAU_CALL(bench_run_moreau(&p, &prob, MOREAU_NLGS_ORDER_BLOCKS, p.block, &r[n++]));
+  if (p.block > 0) MOREAU_CALL(bench_run_moreau(&p, &prob, MOREAU_NLGS_ORDER_LAYERS, p.block, &r[n++]));
   /* Once Siconos has run as long as moreau's random order took to reach the
    * target, the comparison is settled; -budget 0 lets it run on to the
    * target. The random numbering changes Siconos's speed per sweep but

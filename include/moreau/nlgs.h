@@ -26,8 +26,12 @@ typedef struct moreau_nlgs moreau_nlgs;
  * sweep (seed 001's recommendation). Blocks: rows stored along a
  * space-filling curve and cut into blocks of consecutive rows; each sweep
  * visits the blocks in a fresh random order, each block in a fresh random
- * internal order, so a block's records and bodies stay in cache. */
-typedef enum { MOREAU_NLGS_ORDER_RANDOM, MOREAU_NLGS_ORDER_BLOCKS } moreau_nlgs_order;
+ * internal order, so a block's records and bodies stay in cache. Layers:
+ * rows stored by height along gravity and cut into blocks the same way;
+ * each sweep visits the blocks from the top down, each in a fresh random
+ * internal order, so that one sweep carries a grain's weight down a load
+ * path (a pile or bed under gravity needs fewer sweeps). */
+typedef enum { MOREAU_NLGS_ORDER_RANDOM, MOREAU_NLGS_ORDER_BLOCKS, MOREAU_NLGS_ORDER_LAYERS } moreau_nlgs_order;
 
 typedef enum {
   MOREAU_NLGS_NORM_MEAN, /* sum |dP| / sum |P|: the force-weighted mean of eq 41's ratios */
@@ -93,8 +97,13 @@ void moreau_nlgs_set_seed(moreau_nlgs *nlgs, uint64_t seed);
  * restart on the same rank count continues the same random orders). */
 void moreau_nlgs_get_rng(const moreau_nlgs *nlgs, uint64_t state[4]);
 void moreau_nlgs_set_rng(moreau_nlgs *nlgs, const uint64_t state[4]);
-/* The sweep order, and the rows per block of the blocks order (>= 1). */
+/* The sweep order, and the rows per block of the blocks and layers orders (>= 1). */
 void moreau_nlgs_set_order(moreau_nlgs *nlgs, moreau_nlgs_order order, int block);
+/* Which way is down for the layers order: the gravity vector g (its length
+ * does not matter; zero: no down, and the layers order fails to solve). */
+void moreau_nlgs_set_down(moreau_nlgs *nlgs, const double g[3]);
+/* Whether the sweep order needs a down (the layers order). */
+int moreau_nlgs_needs_down(const moreau_nlgs *nlgs);
 /* Whether to keep the incoming contact forces as the initial guess (warm
  * start, the default) or start from zero. */
 void moreau_nlgs_set_warm_start(moreau_nlgs *nlgs, int warm);

@@ -12,9 +12,10 @@ const moreau_option_spec moreau_nlgs_options[] = {
     {"-nlgs_max_it", "<int>", "2000", "maximum number of sweeps per step"},
     {"-nlgs_check_every", "<int>", "1", "take the global convergence test every k sweeps"},
     {"-nlgs_warm_start", "<bool>", "true", "start each step from the previous step's forces"},
-    {"-nlgs_order", "<random|blocks>", "random",
-     "sweep order: a fresh random permutation, or space-filling-curve blocks of rows in random order, each shuffled"},
-    {"-nlgs_block", "<int>", "128", "rows per block of -nlgs_order blocks"},
+    {"-nlgs_order", "<random|blocks|layers>", "random",
+     "sweep order: a fresh random permutation; space-filling-curve blocks of rows in random order, each shuffled; or "
+     "blocks of rows by height along -gravity, from the top down, each shuffled"},
+    {"-nlgs_block", "<int>", "128", "rows per block of -nlgs_order blocks and layers"},
     {"-nlgs_copy_split", "<real>", "0.55",
      "an interface body's copy on each of its k ranks has mass M / max(1, split k): 1 is the plain mass split M / k, "
      "down to 0.5 each copy is stiffer and load crosses subdomains in fewer sweeps"},
@@ -81,7 +82,7 @@ moreau_err moreau_nlgs_destroy(moreau_nlgs **nlgs)
 moreau_err moreau_nlgs_set_from_options(moreau_nlgs *s)
 {
   static const char *const norms[] = {"mean", "quad", "max", "law", NULL};
-  static const char *const orders[] = {"random", "blocks", NULL};
+  static const char *const orders[] = {"random", "blocks", "layers", NULL};
   int norm, order;
   int64_t min_it, max_it, every, seed, block;
   double tol, split;
@@ -119,6 +120,15 @@ void moreau_nlgs_set_order(moreau_nlgs *s, moreau_nlgs_order order, int block)
   s->order_kind = order;
   s->block = block >= 1 ? block : 1;
 }
+
+void moreau_nlgs_set_down(moreau_nlgs *s, const double g[3])
+{
+  double len = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+  for (int k = 0; k < 3; k++)
+    s->down[k] = len > 0.0 ? g[k] / len : 0.0;
+}
+
+int moreau_nlgs_needs_down(const moreau_nlgs *s) { return s->order_kind == MOREAU_NLGS_ORDER_LAYERS; }
 
 void moreau_nlgs_set_tolerance(moreau_nlgs *s, double tol, moreau_nlgs_norm norm)
 {

@@ -21,16 +21,33 @@ static int by_key(const void *a, const void *b)
   return (x->k > y->k) - (x->k < y->k);
 }
 
-moreau_err nlgs_contact_order(moreau_nlgs *s, const moreau_nlgs_problem *prob)
+/* The height order of the layers: keys that grow with the contact point's
+ * position along down (the highest contact first), on 2^53 steps between
+ * the extremes. */
+static double contact_depth(const moreau_nlgs *s, const moreau_contacts *c, const moreau_bodies *b, moreau_lid k)
 {
-  const moreau_contacts *c = prob->contacts;
-  const moreau_bodies *b = prob->bodies;
-  keyed_contact *keyed;
+  const double *x = &b->x[3 * c->a[k]], *ca = &c->ca[3 * k];
+  return (x[0] + ca[0]) * s->down[0] + (x[1] + ca[1]) * s->down[1] + (x[2] + ca[2]) * s->down[2];
+}
+
+static void height_keys(const moreau_nlgs *s, const moreau_contacts *c, const moreau_bodies *b, keyed_contact *keyed)
+{
+  double lo = 0.0, hi = 0.0;
+  for (moreau_lid k = 0; k < c->n; k++) {
+    double h = contact_depth(s, c, b, k);
+    if (k == 0 || h < lo) lo = h;
+    if (k == 0 || h > hi) hi = h;
+  }
+  const double scale = hi > lo ? 9007199254740992.0 / (hi - lo) : 0.0;
+  for (moreau_lid k = 0; k < c->n; k++)
+    keyed[k] = (keyed_contact){(uint64_t)((contact_depth(s, c, b, k) - lo) * scale), k};
+}
+
+/* The blocks' curve order: Morton keys of a's position over the cube that
+ * holds the contacts' bodies a. */
+static void curve_keys(const moreau_nlgs *s, const moreau_contacts *c, const moreau_bodies *b, keyed_contact *keyed)
+{
   double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, edge = 0.0;
-  if (s->order_kind != MOREAU_NLGS_ORDER_BLOCKS) return MOREAU_SUCCESS;
-  MOREAU_CALL(moreau_realloc(((size_t)c->n + 1) * sizeof(moreau_lid), &s->contact_perm));
-  MOREAU_CALL(moreau_realloc(((size_t)c->n / (size_t)s->block + 2) * sizeof(moreau_lid), &s->block_perm));
-  if (c->n == 0) return MOREAU_SUCCESS;
   for (moreau_lid k = 0; k < c->n; k++)
     for (int d = 0; d < s->dim; d++) {
       double x = b->x[3 * c->a[k] + d];
@@ -39,9 +56,27 @@ moreau_err nlgs_contact_order(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     }
   for (int d = 0; d < s->dim; d++)
     edge = fmax(edge, hi[d] - lo[d]);
-  MOREAU_CALL(moreau_malloc((size_t)c->n * sizeof(*keyed), &keyed));
   for (moreau_lid k = 0; k < c->n; k++)
     keyed[k] = (keyed_contact){moreau_morton_key(&b->x[3 * c->a[k]], lo, edge, s->dim, ORDER_BITS(s->dim)), k};
+}
+
+moreau_err nlgs_contact_order(moreau_nlgs *s, const moreau_nlgs_problem *prob)
+{
+  const moreau_contacts *c = prob->contacts;
+  const moreau_bodies *b = prob->bodies;
+  keyed_contact *keyed;
+  if (s->order_kind == MOREAU_NLGS_ORDER_RANDOM) return MOREAU_SUCCESS;
+  /* Every rank has the same gravity: all fail here or none. */
+  MOREAU_CHECK(s->order_kind != MOREAU_NLGS_ORDER_LAYERS || s->down[0] != 0.0 || s->down[1] != 0.0 || s->down[2] != 0.0,
+               MOREAU_ERR_INPUT, "option -nlgs_order layers: needs a nonzero -gravity (the layers are across it)");
+  MOREAU_CALL(moreau_realloc(((size_t)c->n + 1) * sizeof(moreau_lid), &s->contact_perm));
+  MOREAU_CALL(moreau_realloc(((size_t)c->n / (size_t)s->block + 2) * sizeof(moreau_lid), &s->block_perm));
+  if (c->n == 0) return MOREAU_SUCCESS;
+  MOREAU_CALL(moreau_malloc((size_t)c->n * sizeof(*keyed), &keyed));
+  if (s->order_kind == MOREAU_NLGS_ORDER_LAYERS)
+    height_keys(s, c, b, keyed);
+  else
+    curve_keys(s, c, b, keyed);
   qsort(keyed, (size_t)c->n, sizeof(*keyed), by_key);
   for (moreau_lid k = 0; k < c->n; k++)
     s->contact_perm[k] = keyed[k].k;
@@ -69,7 +104,7 @@ moreau_lid *nlgs_visit_order(moreau_nlgs *s, moreau_lid *base, moreau_lid n, mor
   nb = (n + s->block - 1) / s->block;
   for (moreau_lid j = 0; j < nb; j++)
     s->block_perm[j] = j;
-  shuffle_range(&s->rng, s->block_perm, nb);
+  if (s->order_kind == MOREAU_NLGS_ORDER_BLOCKS) shuffle_range(&s->rng, s->block_perm, nb);
   for (moreau_lid j = 0; j < nb; j++) {
     moreau_lid first = s->block_perm[j] * s->block, len = n - first < s->block ? n - first : s->block;
     for (moreau_lid i = 0; i < len; i++)

@@ -37,10 +37,11 @@ struct moreau_nlgs {
   moreau_lid *row_contact; /* contact index of each row */
   moreau_lid *order;       /* the rows, edge group first (nlgs.c) */
   moreau_nlgs_order order_kind;
-  moreau_lid block;         /* rows per block of MOREAU_NLGS_ORDER_BLOCKS */
-  moreau_lid *contact_perm; /* blocks: the contacts in space-filling-curve order, rows are built in it */
-  moreau_lid *visit;        /* blocks: this sweep's visiting order (row_cap entries) */
-  moreau_lid *block_perm;   /* blocks: this sweep's order of the blocks */
+  moreau_lid block;         /* rows per block of the blocks and layers orders */
+  double down[3];           /* layers: gravity's direction (0: none) */
+  moreau_lid *contact_perm; /* blocks, layers: the contacts in curve or height order, rows are built in it */
+  moreau_lid *visit;        /* blocks, layers: this sweep's visiting order (row_cap entries) */
+  moreau_lid *block_perm;   /* blocks, layers: this sweep's order of the blocks */
   double *mult;             /* per local body: number of ranks whose contacts touch it */
   double copy_split;        /* -nlgs_copy_split */
   double *copy_scale;       /* per local body: moreau_part_copy_scale(mult, copy_split), on its inverse mass */
@@ -83,17 +84,19 @@ MOREAU_MUST_CHECK moreau_err nlgs_law_residual_sums(moreau_nlgs *s, moreau_conta
 /* nlgs_order.c */
 /* With the blocks order, s->contact_perm: the contacts sorted along a Morton
  * curve through body a's position, so that consecutive rows (built in that
- * order) touch a compact patch of space and of memory. */
+ * order) touch a compact patch of space and of memory. With the layers
+ * order: sorted by body a's height along s->down, the highest first. */
 MOREAU_MUST_CHECK moreau_err nlgs_contact_order(moreau_nlgs *s, const moreau_nlgs_problem *prob);
 /* The order to sweep the n rows listed in base (one group) in. Random:
  * base itself, shuffled (a fresh uniform permutation). Blocks: consecutive
  * runs of s->block entries of base, the runs in a fresh random order and
- * each run shuffled, written to out. */
+ * each run shuffled, written to out. Layers: the same runs in their own
+ * order (the top first), each shuffled. */
 moreau_lid *nlgs_visit_order(moreau_nlgs *s, moreau_lid *base, moreau_lid n, moreau_lid *out);
 /* The contact behind the kk-th row built. */
 static inline moreau_lid nlgs_build_contact(const moreau_nlgs *s, moreau_lid kk)
 {
-  return s->order_kind == MOREAU_NLGS_ORDER_BLOCKS ? s->contact_perm[kk] : kk;
+  return s->order_kind != MOREAU_NLGS_ORDER_RANDOM ? s->contact_perm[kk] : kk;
 }
 
 /* rows2d.c, rows3d.c */

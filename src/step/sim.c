@@ -156,6 +156,7 @@ moreau_err moreau_sim_set_from_options(moreau_sim *sim)
   MOREAU_CHECK(ng == sim->dim, MOREAU_ERR_INPUT, "option -gravity: expected %d values for a %dD run, got %d", sim->dim,
                sim->dim, ng);
   memcpy(sim->gravity, g, sizeof(g));
+  moreau_nlgs_set_down(sim->nlgs, g);
   MOREAU_CALL(moreau_option_real("-alert", &sim->alert));
   MOREAU_CHECK(sim->alert >= 0, MOREAU_ERR_INPUT, "option -alert: must be >= 0, got %g", sim->alert);
   MOREAU_CALL(moreau_option_real("-detect_skin", &sim->skin));
@@ -165,6 +166,8 @@ moreau_err moreau_sim_set_from_options(moreau_sim *sim)
   MOREAU_CHECK(sim->overlap_stop >= 0, MOREAU_ERR_INPUT, "option -overlap_stop: must be >= 0, got %g",
                sim->overlap_stop);
   MOREAU_CALL(moreau_nlgs_set_from_options(sim->nlgs));
+  MOREAU_CHECK(!moreau_nlgs_needs_down(sim->nlgs) || g[0] != 0.0 || g[1] != 0.0 || g[2] != 0.0, MOREAU_ERR_INPUT,
+               "option -nlgs_order layers: needs a nonzero -gravity (the layers are across it)");
   MOREAU_CALL(moreau_part_set_from_options(sim->part));
   return MOREAU_SUCCESS;
 }

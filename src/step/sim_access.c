@@ -36,7 +36,11 @@ void moreau_sim_set_clock(moreau_sim *sim, int64_t step, double time)
   sim->time = time;
 }
 void moreau_sim_get_gravity(const moreau_sim *sim, double g[3]) { memcpy(g, sim->gravity, sizeof(sim->gravity)); }
-void moreau_sim_set_gravity(moreau_sim *sim, const double g[3]) { memcpy(sim->gravity, g, sizeof(sim->gravity)); }
+void moreau_sim_set_gravity(moreau_sim *sim, const double g[3])
+{
+  memcpy(sim->gravity, g, sizeof(sim->gravity));
+  moreau_nlgs_set_down(sim->nlgs, g);
+}
 double moreau_sim_alert(const moreau_sim *sim) { return sim->alert; }
 void moreau_sim_set_alert(moreau_sim *sim, double alert) { sim->alert = alert; }
 void moreau_sim_set_overlap_stop(moreau_sim *sim, double ratio) { sim->overlap_stop = ratio; }

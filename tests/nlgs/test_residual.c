@@ -242,34 +242,78 @@ START_TEST(law_norm_stops_near_the_solution)
 }
 END_TEST
 
-/* The blocks order (-nlgs_order blocks) visits every row once per sweep,
- * whatever the block size against the row count (one row per block, a
- * partial last block, one block for all): a sweep that skipped a row would
- * leave its contact without force and never reach the closed form. The
- * rows are built along a space-filling curve, so the contact of each row
- * must still be the one the forces are stored to. */
-START_TEST(blocks_order_reaches_the_closed_form)
+/* The blocks and layers orders (-nlgs_order blocks, layers) visit every
+ * row once per sweep, whatever the block size against the row count (one
+ * row per block, a partial last block, one block for all): a sweep that
+ * skipped a row would leave its contact without force and never reach the
+ * closed form. The rows are built along a space-filling curve or by height,
+ * so the contact of each row must still be the one the forces are stored
+ * to. */
+START_TEST(block_orders_reach_the_closed_form)
 {
   moreau_pair_law plain = {.mu = 0.5};
   const int blocks[] = {1, 5, N_DISKS, 1000};
+  const moreau_nlgs_order orders[] = {MOREAU_NLGS_ORDER_BLOCKS, MOREAU_NLGS_ORDER_LAYERS};
+  const char *names[] = {"blocks", "layers"};
   column col;
   column_create("signorini_coulomb", &plain, &col);
   moreau_nlgs *nlgs = moreau_sim_nlgs(col.sim);
   moreau_nlgs_set_warm_start(nlgs, 0);
   moreau_nlgs_set_iterations(nlgs, 1, 1000000);
   moreau_nlgs_set_tolerance(nlgs, 1e-10, MOREAU_NLGS_NORM_LAW);
-  for (size_t k = 0; k < sizeof(blocks) / sizeof(blocks[0]); k++) {
-    moreau_nlgs_result res;
-    moreau_nlgs_set_order(nlgs, MOREAU_NLGS_ORDER_BLOCKS, blocks[k]);
-    moreau_nlgs_set_seed(nlgs, 7);
+  for (int o = 0; o < 2; o++)
+    for (size_t k = 0; k < sizeof(blocks) / sizeof(blocks[0]); k++) {
+      moreau_nlgs_result res;
+      moreau_nlgs_set_order(nlgs, orders[o], blocks[k]);
+      moreau_nlgs_set_seed(nlgs, 7);
+      free_velocities(&col);
+      PAR_TRY(MPI_COMM_WORLD, moreau_nlgs_solve(nlgs, &col.prob, &res));
+      double error = force_error(&col);
+      if (par_rank(MPI_COMM_WORLD) == 0)
+        printf("%s of %d rows: %d sweeps, force error %.3g\n", names[o], blocks[k], res.iterations, error);
+      ck_assert_msg(res.converged, "%s of %d: not converged in %d sweeps", names[o], blocks[k], res.iterations);
+      ck_assert_msg(error < 1e-6, "%s of %d: force error %.3g", names[o], blocks[k], error);
+    }
+  column_destroy(&col);
+}
+END_TEST
+
+/* The layers order sweeps from the top down: on one rank with one row per
+ * block, the first sweep of a cold start meets the contacts from the
+ * column's top to the floor. Every disk falls at -g dt, so each contact
+ * above the floor sees no approach until the floor's has stopped disk 0:
+ * after the first sweep only the floor's contact carries force (m g, disk
+ * 0's weight), where the reverse order would have moved load up the
+ * column. Without gravity the order cannot be built: a clear error on
+ * every rank. */
+START_TEST(layers_sweep_from_the_top_down)
+{
+  moreau_pair_law plain = {.mu = 0.5};
+  column col;
+  column_create("signorini_coulomb", &plain, &col);
+  moreau_nlgs *nlgs = moreau_sim_nlgs(col.sim);
+  moreau_nlgs_result res;
+  moreau_nlgs_set_warm_start(nlgs, 0);
+  moreau_nlgs_set_iterations(nlgs, 1, 1);
+  moreau_nlgs_set_order(nlgs, MOREAU_NLGS_ORDER_LAYERS, 1);
+  if (par_size(MPI_COMM_WORLD) == 1) {
     free_velocities(&col);
     PAR_TRY(MPI_COMM_WORLD, moreau_nlgs_solve(nlgs, &col.prob, &res));
-    double error = force_error(&col);
-    if (par_rank(MPI_COMM_WORLD) == 0)
-      printf("blocks of %d rows: %d sweeps, force error %.3g\n", blocks[k], res.iterations, error);
-    ck_assert_msg(res.converged, "blocks of %d: not converged in %d sweeps", blocks[k], res.iterations);
-    ck_assert_msg(error < 1e-6, "blocks of %d: force error %.3g", blocks[k], error);
+    const moreau_contacts *c = moreau_sim_contacts(col.sim);
+    const moreau_bodies *b = moreau_sim_bodies(col.sim);
+    for (moreau_lid k = 0; k < c->n; k++) {
+      const double want = c->b[k] < 0 ? GRAVITY / b->inv_mass[c->a[k]] : 0.0;
+      ck_assert_msg(fabs(c->force[3 * k] - want) <= 1e-12 * GRAVITY / b->inv_mass[c->a[k]],
+                    "contact %d (b = %d): f_n %.17g after one top-down sweep, want %.17g", (int)k, (int)c->b[k],
+                    c->force[3 * k], want);
+    }
   }
+  moreau_sim_set_gravity(col.sim, (const double[3]){0.0, 0.0, 0.0});
+  free_velocities(&col);
+  moreau_err err = moreau_nlgs_solve(nlgs, &col.prob, &res);
+  ck_assert_msg(err == MOREAU_ERR_INPUT, "layers without gravity: error %d, want an input error", (int)err);
+  ck_assert_msg(strstr(moreau_error_message(), "needs a nonzero -gravity"), "message: %s", moreau_error_message());
+  moreau_error_clear();
   column_destroy(&col);
 }
 END_TEST
@@ -284,7 +328,8 @@ int main(int argc, char **argv)
   tcase_set_timeout(tc, 120);
   suite_add_tcase(s, tc);
   tc = tcase_create("order");
-  tcase_add_test(tc, blocks_order_reaches_the_closed_form);
+  tcase_add_test(tc, block_orders_reach_the_closed_form);
+  tcase_add_test(tc, layers_sweep_from_the_top_down);
   tcase_set_timeout(tc, 120);
   suite_add_tcase(s, tc);
   int status = par_run_suite(MPI_COMM_WORLD, s, argc > 1 ? argv[1] : NULL);
