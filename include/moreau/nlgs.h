@@ -29,8 +29,9 @@ typedef struct moreau_nlgs moreau_nlgs;
  * internal order, so a block's records and bodies stay in cache. Layers:
  * rows stored by height along gravity and cut into blocks the same way;
  * each sweep visits the blocks from the top down, each in a fresh random
- * internal order, so that one sweep carries a grain's weight down a load
- * path (a pile or bed under gravity needs fewer sweeps). */
+ * internal order. Not better everywhere: the 3D bed of benchmarks/README
+ * reaches 95% of its weight in 1104 sweeps against 1456 in random order,
+ * the 2D pile in 47616 against 37888. */
 typedef enum { MOREAU_NLGS_ORDER_RANDOM, MOREAU_NLGS_ORDER_BLOCKS, MOREAU_NLGS_ORDER_LAYERS } moreau_nlgs_order;
 
 typedef enum {
