@@ -6,7 +6,8 @@
 #
 # The settled pile of FILE (the 10^4-disk pile of RESULTS.md, box 0,0,140,129)
 # tiled T times along x, S steps of exactly N sweeps, for every order
-# (random, or blocks:B for -nlgs_order blocks -nlgs_block B) and every
+# (random, or blocks:B / layers:B for -nlgs_order blocks / layers
+# -nlgs_block B; the pile is under the default gravity) and every
 # -part_renumber_every of the -renumber list (0: bodies in input order,
 # else along the Morton curve from the start; none: the option not given,
 # for builds older than it) and every build directory of -build (A/B of
@@ -48,8 +49,8 @@ done
 [[ "$sweeps" =~ ^[1-9][0-9]*$ ]] || die "-sweeps: a positive integer, got '$sweeps'"
 [[ "$steps" =~ ^[1-9][0-9]*$ ]] || die "-steps: a positive integer, got '$steps'"
 [[ "$renumber" =~ ^(none|[0-9]+)(,(none|[0-9]+))*$ ]] || die "-renumber: comma-separated integers >= 0 or none, got '$renumber'"
-[[ "$orders" =~ ^(random|blocks:[1-9][0-9]*)(,(random|blocks:[1-9][0-9]*))*$ ]] ||
-  die "-orders: comma-separated random or blocks:B, got '$orders'"
+[[ "$orders" =~ ^(random|(blocks|layers):[1-9][0-9]*)(,(random|(blocks|layers):[1-9][0-9]*))*$ ]] ||
+  die "-orders: comma-separated random, blocks:B or layers:B, got '$orders'"
 IFS=, read -r -a build_list <<<"$build"
 for b in "${build_list[@]}"; do
   [ -x "$b/benchmarks/bench_parallel_step" ] || die "$b/benchmarks/bench_parallel_step not found"
@@ -65,7 +66,7 @@ for round in $(seq 1 "$rounds"); do
     [ "$tile" -gt 1 ] && topt=(-bench_tile "$tile" -bench_tile_x 0,140)
     for ord in "${order_list[@]}"; do
       o=${ord%%:*} b=128
-      [ "$o" = blocks ] && b=${ord#*:}
+      [ "$o" != random ] && b=${ord#*:}
       for k in "${renumber_list[@]}"; do
         kopt=(-part_renumber_every "$k")
         [ "$k" = none ] && kopt=()
