@@ -260,19 +260,24 @@ static int still_valid(const moreau_detector *d, const moreau_domain *domain, co
   return 2.0 * sqrt(moved2) + sqrt(shifted2) <= (1.0 - 1e-9) * d->skin;
 }
 
-/* This call's box; a change of its images' range forces a build. */
-static int images_now(moreau_detector *d, const moreau_domain *domain)
+/* This call's box and its images; *same: whether their range is the last
+ * call's (a change forces a build). */
+static moreau_err images_now(moreau_detector *d, const moreau_domain *domain, int *same)
 {
-  int lo[3], hi[3], m[3], n = 0, same;
+  int lo[3], hi[3], m[3], n = 0, count = 1;
   double box_lo[3], box_hi[3];
+  moreau_domain_image_range(domain, lo, hi);
+  for (int k = 0; k < 3; k++)
+    count *= hi[k] - lo[k] + 1;
+  MOREAU_CHECK(count <= DETECT_MAX_IMAGES, MOREAU_ERR_INTERNAL, "detection: %d images of the box, at most %d", count,
+               DETECT_MAX_IMAGES);
   moreau_domain_get_box(domain, box_lo, box_hi);
   moreau_domain_get_lees_edwards(domain, &d->le);
   for (int k = 0; k < 3; k++) {
     d->periodic[k] = k < moreau_domain_dim(domain) && moreau_domain_is_periodic(domain, k);
     d->len[k] = box_hi[k] - box_lo[k];
   }
-  moreau_domain_image_range(domain, lo, hi);
-  same = !memcmp(lo, d->img_lo, sizeof(lo)) && !memcmp(hi, d->img_hi, sizeof(hi));
+  *same = !memcmp(lo, d->img_lo, sizeof(lo)) && !memcmp(hi, d->img_hi, sizeof(hi));
   memcpy(d->img_lo, lo, sizeof(lo));
   memcpy(d->img_hi, hi, sizeof(hi));
   for (m[2] = lo[2]; m[2] <= hi[2]; m[2]++)
@@ -280,18 +285,13 @@ static int images_now(moreau_detector *d, const moreau_domain *domain)
       for (m[0] = lo[0]; m[0] <= hi[0]; m[0]++, n++)
         moreau_domain_image(domain, m, d->shift[n], d->vshift[n]);
   d->n_img = n;
-  return same;
+  return MOREAU_SUCCESS;
 }
 
 moreau_err detect_candidates(moreau_detector *d, const moreau_domain *domain, const moreau_bodies *b, double alert)
 {
-  int lo[3], hi[3], count = 1;
-  moreau_domain_image_range(domain, lo, hi);
-  for (int k = 0; k < 3; k++)
-    count *= hi[k] - lo[k] + 1;
-  MOREAU_CHECK(count <= DETECT_MAX_IMAGES, MOREAU_ERR_INTERNAL, "detection: %d images of the box, at most %d", count,
-               DETECT_MAX_IMAGES);
-  int same_images = images_now(d, domain);
+  int same_images = 0;
+  MOREAU_CALL(images_now(d, domain, &same_images));
   if (!same_images || !still_valid(d, domain, b, alert)) MOREAU_CALL(build(d, domain, b, alert));
   return MOREAU_SUCCESS;
 }
