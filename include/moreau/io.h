@@ -28,6 +28,10 @@ typedef struct {
   int periodic[3];             /* 1 on a periodic axis (0 without a box) */
   int le_flow, le_gradient;    /* Lees-Edwards flow and gradient axes, -1 without */
   double le_offset;            /* Lees-Edwards offset along flow (0 without) */
+  /* Bytes of rows the writers make at once, where rows are not stored as
+   * the file holds them (bodies in gid order, contact endpoints): what
+   * writing adds to a rank's memory. 0: 4 MiB. */
+  size_t write_piece_bytes;
 } moreau_run_state;
 
 /* Collective over b->comm. Reads bodies from a CSV file or from an HDF5

@@ -28,12 +28,15 @@ static uint64_t row_hash(uint64_t name, int64_t row, const unsigned char *bytes,
   return finalize(fnv1a(name ^ (0x9e3779b97f4a7c15ULL * (uint64_t)(row + 1)), bytes, n));
 }
 
-static void add_rows(ckpt_file *f, const char *name, int64_t offset, int64_t n_local, size_t row_bytes,
-                     const void *data)
+static uint64_t name_hash(const char *name)
 {
-  uint64_t h = fnv1a(0xcbf29ce484222325ULL, (const unsigned char *)name, strlen(name));
+  return fnv1a(0xcbf29ce484222325ULL, (const unsigned char *)name, strlen(name));
+}
+
+static void add_rows(ckpt_file *f, uint64_t name, int64_t offset, int64_t n_local, size_t row_bytes, const void *data)
+{
   for (int64_t i = 0; i < n_local; i++)
-    f->sum += row_hash(h, offset + i, (const unsigned char *)data + (size_t)i * row_bytes, row_bytes);
+    f->sum += row_hash(name, offset + i, (const unsigned char *)data + (size_t)i * row_bytes, row_bytes);
 }
 
 moreau_err ckpt_rows(ckpt_file *f, const char *name, moreau_field_type type, int64_t n_global, int64_t offset,
@@ -47,37 +50,56 @@ moreau_err ckpt_rows(ckpt_file *f, const char *name, moreau_field_type type, int
         io_h5_write_rows(f->comm, f->file, name, file_type, mem_type, n_global, offset, n_local, ncols, data, f->path));
   else
     MOREAU_CALL(io_h5_read_rows(f->comm, f->file, name, mem_type, n_global, offset, n_local, ncols, data, f->path));
-  add_rows(f, name, offset, n_local, row_bytes, data);
+  add_rows(f, name_hash(name), offset, n_local, row_bytes, data);
+  return MOREAU_SUCCESS;
+}
+
+/* A field's rows in an order, gathered a piece at a time and added to the
+ * checksum as they go to the file. */
+typedef struct {
+  io_gather g;
+  ckpt_file *f;
+  uint64_t name;
+  int64_t offset;
+} ckpt_gather;
+
+static void fill_hashed(const void *ctx, int64_t first, int64_t n, void *buf)
+{
+  const ckpt_gather *cg = ctx;
+  size_t bytes = moreau_field_bytes(cg->g.t, cg->g.f);
+  io_gather_field(cg->g.t, cg->g.obj, cg->g.f, cg->g.order + first, n, buf);
+  add_rows(cg->f, cg->name, cg->offset + first, n, bytes, buf);
+}
+
+static moreau_err write_ordered(ckpt_file *f, const char *name, const io_gather *g, int64_t n_global, int64_t offset,
+                                int64_t n_local, int ncols)
+{
+  ckpt_gather cg = {*g, f, name_hash(name), offset};
+  io_rows src = {moreau_field_bytes(g->t, g->f), fill_hashed, &cg, f->piece_bytes};
+  hid_t file_type, mem_type;
+  io_field_types(g->f->type, &file_type, &mem_type);
+  MOREAU_CALL(
+      io_h5_write_pieces(f->comm, f->file, name, file_type, mem_type, n_global, offset, n_local, ncols, &src, f->path));
   return MOREAU_SUCCESS;
 }
 
 moreau_err ckpt_fields(ckpt_file *f, const char *group, const moreau_field_table *t, void *obj, unsigned mask,
                        int64_t n_global, int64_t offset, int64_t n_local, size_t first, const moreau_lid *order)
 {
-  char *gathered = NULL;
-  /* Agreed before the first collective write: a rank that failed alone
-   * would leave the others waiting in it. Every rank agrees, with an order
-   * or not (a rank without bodies has none). */
-  MOREAU_CALL(moreau_error_agree(f->comm, order ? moreau_malloc((size_t)n_local * io_widest_field(t, mask), &gathered)
-                                                : MOREAU_SUCCESS));
   for (int k = 0; k < t->n; k++) {
     const moreau_field *fd = &t->field[k];
-    int ncomp = moreau_field_ncomp(t, fd);
+    int ncomp = moreau_field_ncomp(t, fd), ncols = ncomp == 1 ? 0 : ncomp;
+    io_gather g = {t, obj, fd, order, f->piece_bytes};
     char name[256];
-    void *rows;
     if (!(fd->flags & mask) || ncomp == 0) continue;
-    rows = n_local ? moreau_field_item(t, obj, fd, first) : NULL;
     MOREAU_CHECK(snprintf(name, sizeof(name), "%s/%s", group, fd->name) < (int)sizeof(name), MOREAU_ERR_INTERNAL,
                  "dataset name %s/%s too long", group, fd->name);
-    if (order && n_local) {
-      io_gather_field(t, obj, fd, order, n_local, gathered);
-      rows = gathered;
-    }
-    moreau_err err = ckpt_rows(f, name, fd->type, n_global, offset, n_local, ncomp == 1 ? 0 : ncomp, rows);
-    if (err != MOREAU_SUCCESS) moreau_free(&gathered);
-    MOREAU_CALL(err);
+    if (order && f->writing)
+      MOREAU_CALL(write_ordered(f, name, &g, n_global, offset, n_local, ncols));
+    else
+      MOREAU_CALL(ckpt_rows(f, name, fd->type, n_global, offset, n_local, ncols,
+                            n_local ? moreau_field_item(t, obj, fd, first) : NULL));
   }
-  moreau_free(&gathered);
   return MOREAU_SUCCESS;
 }
 
@@ -92,7 +114,7 @@ moreau_err ckpt_replicated(ckpt_file *f, int rank, const char *name, moreau_fiel
   }
   io_field_types(type, &file_type, &mem_type);
   MOREAU_CALL(io_h5_read_rows(f->comm, f->file, name, mem_type, n_rows, 0, n_rows, ncols, data, f->path));
-  if (rank == 0) add_rows(f, name, 0, n_rows, row_bytes, data);
+  if (rank == 0) add_rows(f, name_hash(name), 0, n_rows, row_bytes, data);
   return MOREAU_SUCCESS;
 }
 

@@ -11,6 +11,7 @@ typedef struct {
   const char *path;
   int writing;
   uint64_t sum;
+  size_t piece_bytes; /* the run state's write_piece_bytes */
 } ckpt_file;
 
 /* Collective. Writes or reads (after checking its shape) the rows [offset,

@@ -216,7 +216,7 @@ static moreau_err open_checkpoint(const char *path, MPI_Comm comm, hid_t *file)
 
 moreau_err moreau_checkpoint_read(const char *path, MPI_Comm comm, int dim, moreau_checkpoint *ck)
 {
-  ckpt_file f = {-1, comm, path, 0, 0};
+  ckpt_file f = {-1, comm, path, 0, 0, 0};
   ckpt_ranks r = {0, 1, comm};
   moreau_err err;
   MOREAU_MPI_CALL(MPI_Comm_rank(comm, &r.rank));
@@ -283,7 +283,7 @@ static moreau_err verify(const char *path, MPI_Comm comm, int dim, int state_wid
  * options are not known yet when a restart looks for its checkpoint). */
 static moreau_err peek(const char *path, MPI_Comm comm, int *dim, int *state_width)
 {
-  ckpt_file f = {-1, comm, path, 0, 0};
+  ckpt_file f = {-1, comm, path, 0, 0, 0};
   ckpt_header hd;
   int rank;
   moreau_err err;

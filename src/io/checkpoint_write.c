@@ -74,7 +74,7 @@ static moreau_err write_contents(ckpt_file *f, const moreau_checkpoint *ck, ckpt
 
 static moreau_err write_h5(const moreau_checkpoint *ck, ckpt_header *hd, const char *path)
 {
-  ckpt_file f = {-1, ck->run.comm, path, 1, 0};
+  ckpt_file f = {-1, ck->run.comm, path, 1, 0, ck->run.write_piece_bytes};
   int rank, size;
   MOREAU_MPI_CALL(MPI_Comm_rank(ck->run.comm, &rank));
   MOREAU_MPI_CALL(MPI_Comm_size(ck->run.comm, &size));

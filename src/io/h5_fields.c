@@ -26,15 +26,6 @@ static int field_columns(const moreau_field_table *t, const moreau_field *f)
   return ncomp == 1 ? 0 : ncomp;
 }
 
-size_t io_widest_field(const moreau_field_table *t, unsigned mask)
-{
-  size_t widest = 0;
-  for (int k = 0; k < t->n; k++)
-    if ((t->field[k].flags & mask) && moreau_field_bytes(t, &t->field[k]) > widest)
-      widest = moreau_field_bytes(t, &t->field[k]);
-  return widest;
-}
-
 void io_gather_field(const moreau_field_table *t, const void *obj, const moreau_field *f, const moreau_lid *order,
                      int64_t n, void *out)
 {
@@ -43,38 +34,39 @@ void io_gather_field(const moreau_field_table *t, const void *obj, const moreau_
     memcpy((char *)out + (size_t)i * bytes, moreau_field_item(t, obj, f, (size_t)order[i]), bytes);
 }
 
+static void fill_gathered(const void *ctx, int64_t first, int64_t n, void *buf)
+{
+  const io_gather *g = ctx;
+  io_gather_field(g->t, g->obj, g->f, g->order + first, n, buf);
+}
+
+io_rows io_field_rows(const io_gather *g, int64_t n_local)
+{
+  io_rows src = {moreau_field_bytes(g->t, g->f), fill_gathered, g, g->piece_bytes};
+  if (!g->order) {
+    src.fill = NULL;
+    src.ctx = n_local ? *moreau_field_slot(g->obj, g->f) : NULL;
+  }
+  return src;
+}
+
 moreau_err io_h5_write_fields(MPI_Comm comm, hid_t file, const char *group, const moreau_field_table *t,
                               const void *obj, unsigned mask, int64_t n_global, int64_t offset, int64_t n_local,
-                              const moreau_lid *order, const char *path)
+                              const moreau_lid *order, size_t piece_bytes, const char *path)
 {
-  char *gathered = NULL;
-  moreau_err err = MOREAU_SUCCESS;
-  /* Agreed before the first collective write: a rank that failed alone
-   * would leave the others waiting in it. Every rank agrees, with an order
-   * or not (a rank without bodies has none). */
-  MOREAU_CALL(moreau_error_agree(comm, order ? moreau_malloc((size_t)n_local * io_widest_field(t, mask), &gathered)
-                                             : MOREAU_SUCCESS));
-  for (int k = 0; k < t->n && !err; k++) {
+  for (int k = 0; k < t->n; k++) {
     const moreau_field *f = &t->field[k];
+    io_gather g = {t, obj, f, order, piece_bytes};
+    io_rows src = io_field_rows(&g, n_local);
     char name[256];
     hid_t file_type, mem_type;
-    const void *rows;
     if (!(f->flags & mask) || moreau_field_ncomp(t, f) == 0) continue;
-    rows = n_local ? *moreau_field_slot(obj, f) : NULL;
-    if (snprintf(name, sizeof(name), "%s/%s", group, f->name) >= (int)sizeof(name)) {
-      moreau_free(&gathered);
-      MOREAU_FAIL(MOREAU_ERR_INTERNAL, "dataset name %s/%s too long", group, f->name);
-    }
-    if (order && n_local) {
-      io_gather_field(t, obj, f, order, n_local, gathered);
-      rows = gathered;
-    }
+    MOREAU_CHECK(snprintf(name, sizeof(name), "%s/%s", group, f->name) < (int)sizeof(name), MOREAU_ERR_INTERNAL,
+                 "dataset name %s/%s too long", group, f->name);
     io_field_types(f->type, &file_type, &mem_type);
-    err = io_h5_write_rows(comm, file, name, file_type, mem_type, n_global, offset, n_local, field_columns(t, f), rows,
-                           path);
+    MOREAU_CALL(io_h5_write_pieces(comm, file, name, file_type, mem_type, n_global, offset, n_local,
+                                   field_columns(t, f), &src, path));
   }
-  moreau_free(&gathered);
-  MOREAU_CALL(err);
   return MOREAU_SUCCESS;
 }
 

@@ -51,31 +51,81 @@ static moreau_err write_failed(int err_no, const char *path, const char *what, c
   MOREAU_FAIL(MOREAU_ERR_IO, "%s: cannot %s %s", path, what, name);
 }
 
+/* Writes rows [first, first + count) of this rank's as rows offset + first
+ * on of the file's: one collective transfer. */
+static int write_piece(hid_t dset, hid_t fspace, hid_t mem_type, hid_t dxpl, int ncols, int64_t offset, int64_t count,
+                       const void *rows)
+{
+  hsize_t mcount[2] = {(hsize_t)count, (hsize_t)ncols};
+  hid_t mspace = H5Screate_simple(ncols > 0 ? 2 : 1, mcount, NULL);
+  /* HDF5 refuses a NULL buffer even when nothing is selected. */
+  static const char empty = 0;
+  int ok = mspace >= 0 && select_rows(fspace, mspace, offset, count, ncols) &&
+           H5Dwrite(dset, mem_type, mspace, fspace, dxpl, count ? rows : (const void *)&empty) >= 0;
+  if (mspace >= 0) H5Sclose(mspace);
+  return ok;
+}
+
+/* Rows of a piece of src (at least one). */
+static int64_t piece_rows(const io_rows *src)
+{
+  int64_t rows = (int64_t)((src->piece_bytes ? src->piece_bytes : IO_PIECE_BYTES) / src->row_bytes);
+  return rows > 0 ? rows : 1;
+}
+
+moreau_err io_h5_write_pieces(MPI_Comm comm, hid_t loc, const char *name, hid_t file_type, hid_t mem_type,
+                              int64_t n_global, int64_t offset, int64_t n_local, int ncols, const io_rows *src,
+                              const char *path)
+{
+  hsize_t dims[2] = {(hsize_t)n_global, (hsize_t)ncols};
+  /* Rows stored as the file holds them go in one transfer. */
+  int64_t piece = src->fill ? piece_rows(src) : (n_local > 0 ? n_local : 1);
+  int64_t mine = (n_local + piece - 1) / piece, pieces;
+  hid_t fspace, dxpl, dset = -1;
+  char *buf = NULL;
+  moreau_err err;
+  /* Every rank takes part in every piece's collective transfer, with no
+   * rows once its own are written. An empty dataset has no storage to write
+   * to (HDF5 fails on it): then every rank has 0 pieces. */
+  MOREAU_MPI_CALL(MPI_Allreduce(&mine, &pieces, 1, MPI_INT64_T, MPI_MAX, comm));
+  MOREAU_CALL(moreau_error_agree(
+      comm, src->fill && n_local ? moreau_malloc((size_t)(n_local < piece ? n_local : piece) * src->row_bytes, &buf)
+                                 : MOREAU_SUCCESS));
+  errno = 0;
+  fspace = H5Screate_simple(ncols > 0 ? 2 : 1, dims, NULL);
+  dxpl = collective_dxpl();
+  if (fspace >= 0 && dxpl >= 0) dset = H5Dcreate2(loc, name, file_type, fspace, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  err = moreau_error_agree(comm, dset >= 0 ? MOREAU_SUCCESS : write_failed(errno, path, "write dataset", name));
+  for (int64_t p = 0; p < pieces && !err; p++) {
+    int64_t first = p * piece, count = n_local - first < 0 ? 0 : n_local - first;
+    const void *rows = NULL;
+    if (count > piece) count = piece;
+    if (count && src->fill) {
+      src->fill(src->ctx, first, count, buf);
+      rows = buf;
+    } else if (count) {
+      rows = (const char *)src->ctx + (size_t)first * src->row_bytes;
+    }
+    errno = 0;
+    /* A write may fail on some ranks only (a full disk strikes the ranks
+     * that write last): all agree before the next collective call, or the
+     * ranks that failed would wait in a different one than the others. */
+    err = moreau_error_agree(comm, write_piece(dset, fspace, mem_type, dxpl, ncols, offset + first, count, rows)
+                                       ? MOREAU_SUCCESS
+                                       : write_failed(errno, path, "write dataset", name));
+  }
+  close_all(dset, fspace, -1, dxpl);
+  moreau_free(&buf);
+  MOREAU_CALL(err);
+  return MOREAU_SUCCESS;
+}
+
 moreau_err io_h5_write_rows(MPI_Comm comm, hid_t loc, const char *name, hid_t file_type, hid_t mem_type,
                             int64_t n_global, int64_t offset, int64_t n_local, int ncols, const void *data,
                             const char *path)
 {
-  int rank = ncols > 0 ? 2 : 1, err_no;
-  hsize_t dims[2] = {(hsize_t)n_global, (hsize_t)ncols}, count[2] = {(hsize_t)n_local, (hsize_t)ncols};
-  hid_t fspace = H5Screate_simple(rank, dims, NULL);
-  hid_t mspace = H5Screate_simple(rank, count, NULL);
-  hid_t dxpl = collective_dxpl(), dset = -1;
-  /* HDF5 refuses a NULL buffer even when nothing is selected. */
-  static const char empty = 0;
-  int ok = fspace >= 0 && mspace >= 0 && dxpl >= 0;
-  errno = 0;
-  if (ok) dset = H5Dcreate2(loc, name, file_type, fspace, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  /* An empty dataset has no storage to write to (HDF5 fails on it), and
-   * n_global is the same on every rank, so all skip the collective call. */
-  ok = ok && dset >= 0 && (n_global == 0 || select_rows(fspace, mspace, offset, n_local, ncols));
-  ok = ok &&
-       (n_global == 0 || H5Dwrite(dset, mem_type, mspace, fspace, dxpl, n_local ? data : (const void *)&empty) >= 0);
-  err_no = errno;
-  close_all(dset, fspace, mspace, dxpl);
-  /* A write may fail on some ranks only (a full disk strikes the ranks that
-   * write last): all agree before the next collective call, or the ranks
-   * that failed would wait in a different one than the others. */
-  MOREAU_CALL(moreau_error_agree(comm, ok ? MOREAU_SUCCESS : write_failed(err_no, path, "write dataset", name)));
+  io_rows src = {H5Tget_size(mem_type) * (size_t)(ncols > 0 ? ncols : 1), NULL, data, 0};
+  MOREAU_CALL(io_h5_write_pieces(comm, loc, name, file_type, mem_type, n_global, offset, n_local, ncols, &src, path));
   return MOREAU_SUCCESS;
 }
 

@@ -47,6 +47,32 @@ MOREAU_MUST_CHECK moreau_err io_snapshot_name(char *buf, int64_t step, const cha
 MOREAU_MUST_CHECK moreau_err io_h5_write_rows(MPI_Comm comm, hid_t loc, const char *name, hid_t file_type,
                                               hid_t mem_type, int64_t n_global, int64_t offset, int64_t n_local,
                                               int ncols, const void *data, const char *path);
+
+/* Bytes of rows a writer makes at once. Rows made for the file (in gid
+ * order, or computed) are made and written a piece at a time, so a writer's
+ * buffer is at most a piece however many rows a rank holds: the final
+ * snapshot, written while the contacts and the sweep records are still
+ * there, used to add 80 bytes a contact and 32 a body to the run's peak
+ * memory. Smaller pieces mean more collective transfers. */
+#define IO_PIECE_BYTES ((size_t)1 << 22)
+
+/* Where this rank's rows of a dataset come from: fill writes rows [first,
+ * first + n) into buf, which has room for the rows of a piece of
+ * piece_bytes (0: IO_PIECE_BYTES; at least one row); without fill, ctx
+ * holds all the rows, contiguously. */
+typedef struct {
+  size_t row_bytes;
+  void (*fill)(const void *ctx, int64_t first, int64_t n, void *buf);
+  const void *ctx;
+  size_t piece_bytes;
+} io_rows;
+
+/* io_h5_write_rows with rows from src, made and written a piece at a time
+ * (rows stored contiguously in one transfer): every rank takes part in as
+ * many collective transfers as the rank with the most pieces. */
+MOREAU_MUST_CHECK moreau_err io_h5_write_pieces(MPI_Comm comm, hid_t loc, const char *name, hid_t file_type,
+                                                hid_t mem_type, int64_t n_global, int64_t offset, int64_t n_local,
+                                                int ncols, const io_rows *src, const char *path);
 /* Checks that the dataset has n_global rows of ncols values first (fails with
  * MOREAU_ERR_INPUT otherwise). */
 /* Whether loc has a link name (a dataset or group), without HDF5's error
@@ -68,11 +94,21 @@ MOREAU_MUST_CHECK moreau_err io_h5_make_group(MPI_Comm comm, hid_t file, const c
 MOREAU_MUST_CHECK moreau_err io_h5_dataset_rows(hid_t loc, const char *name, int64_t *rows, const char *path);
 /* The HDF5 file and memory types of a field's elements. */
 void io_field_types(moreau_field_type type, hid_t *file_type, hid_t *mem_type);
-/* The widest field of t with a flag in mask, in bytes per item. */
-size_t io_widest_field(const moreau_field_table *t, unsigned mask);
 /* Copies items order[0 .. n) of field f of obj, in that order, to out. */
 void io_gather_field(const moreau_field_table *t, const void *obj, const moreau_field *f, const moreau_lid *order,
                      int64_t n, void *out);
+/* Field f of obj as this rank's rows of a dataset: items order[0 ..
+ * n_local) in that order, gathered a piece at a time, or, without an order,
+ * items [0, n_local) as stored. The source points to g, which must outlive
+ * it. */
+typedef struct {
+  const moreau_field_table *t;
+  const void *obj;
+  const moreau_field *f;
+  const moreau_lid *order;
+  size_t piece_bytes; /* as in io_rows */
+} io_gather;
+io_rows io_field_rows(const io_gather *g, int64_t n_local);
 /* Collective. The fields of table t with a flag in mask, each as the dataset
  * <group>/<field name> (one column per component; one-dimensional for a
  * single component). Writing takes this rank's rows from items [0,
@@ -83,7 +119,7 @@ void io_gather_field(const moreau_field_table *t, const void *obj, const moreau_
 MOREAU_MUST_CHECK moreau_err io_h5_write_fields(MPI_Comm comm, hid_t file, const char *group,
                                                 const moreau_field_table *t, const void *obj, unsigned mask,
                                                 int64_t n_global, int64_t offset, int64_t n_local,
-                                                const moreau_lid *order, const char *path);
+                                                const moreau_lid *order, size_t piece_bytes, const char *path);
 MOREAU_MUST_CHECK moreau_err io_h5_read_fields(MPI_Comm comm, hid_t file, const char *group,
                                                const moreau_field_table *t, void *obj, unsigned mask, int64_t n_global,
                                                int64_t offset, int64_t n_local, size_t first, const char *path);

@@ -80,6 +80,20 @@ static moreau_err count_rows(const snapshot_src *s, snapshot_rows *rows)
 #define F64 H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE
 #define I64 H5T_STD_I64LE, H5T_NATIVE_INT64
 
+/* Rows that count up from a first value: the vertex lists. */
+typedef struct {
+  int64_t first; /* the value of this rank's first row */
+  int per_row;   /* values a row */
+} counting_rows;
+
+static void fill_counting(const void *ctx, int64_t first, int64_t n, void *buf)
+{
+  const counting_rows *c = ctx;
+  int64_t *v = buf, start = c->first + first * c->per_row;
+  for (int64_t i = 0; i < n * c->per_row; i++)
+    v[i] = start + i;
+}
+
 /* Writes the vertex list 0..N-1 of N points as the dataset name, this rank
  * the rows [off, off + n): XDMF
  * readers differ on implicit connectivity (the XDMF3 reader needs it
@@ -87,13 +101,9 @@ static moreau_err count_rows(const snapshot_src *s, snapshot_rows *rows)
 static moreau_err write_vertex_list(const snapshot_src *s, hid_t file, const char *name, int64_t N, int64_t off,
                                     int64_t n, const char *path)
 {
-  int64_t *vertex = NULL;
-  moreau_err err = moreau_error_agree(s->rs->comm, moreau_malloc((size_t)n * sizeof(*vertex), &vertex));
-  for (int64_t i = 0; !err && i < n; i++)
-    vertex[i] = off + i;
-  if (!err) err = io_h5_write_rows(s->rs->comm, file, name, I64, N, off, n, 0, vertex, path);
-  moreau_free(&vertex);
-  MOREAU_CALL(err);
+  counting_rows c = {off, 1};
+  io_rows src = {sizeof(int64_t), fill_counting, &c, s->rs->write_piece_bytes};
+  MOREAU_CALL(io_h5_write_pieces(s->rs->comm, file, name, I64, N, off, n, 0, &src, path));
   return MOREAU_SUCCESS;
 }
 
@@ -103,7 +113,7 @@ static moreau_err write_bodies(hid_t file, const snapshot_src *s, const snapshot
   int64_t n = b->n_owned, N = r->n_bodies, off = r->body_off;
   MOREAU_CALL(io_h5_make_group(s->rs->comm, file, "/bodies", path));
   MOREAU_CALL(io_h5_write_fields(s->rs->comm, file, "/bodies", &moreau_body_fields, b, MOREAU_FIELD_SNAPSHOT, N, off, n,
-                                 s->by_gid, path));
+                                 s->by_gid, s->rs->write_piece_bytes, path));
   MOREAU_CALL(write_vertex_list(s, file, "/bodies/connectivity", N, off, n, path));
   return MOREAU_SUCCESS;
 }
@@ -166,51 +176,50 @@ static moreau_err write_contactors(hid_t file, const snapshot_src *s, const snap
   if (!err) err = io_h5_make_group(s->rs->comm, file, "/contactors", path);
   if (!err)
     err = io_h5_write_fields(s->rs->comm, file, "/contactors", &contactor_table, &cr, MOREAU_FIELD_SNAPSHOT, N, off, n,
-                             NULL, path);
+                             NULL, 0, path);
   free_contactor_rows(&cr);
   MOREAU_CALL(err);
   MOREAU_CALL(write_vertex_list(s, file, "/contactors/connectivity", N, off, n, path));
   return MOREAU_SUCCESS;
 }
 
-/* Per-contact values that are not stored contiguously in moreau_contacts. */
-typedef struct {
-  double *endpoints, *f_n, *f_t;
-  int64_t *connectivity;
-} contact_rows;
-
-static moreau_err build_contact_rows(const snapshot_src *s, int64_t off, contact_rows *cr)
+/* The segment of contact i, from the centre of a to the centre of the
+ * image of b that a touches, so that a contact across a periodic face is
+ * drawn there, not across the box; a wall has no centre: the segment ends at
+ * the contact point. */
+static void contact_segment(const snapshot_src *s, int64_t i, double *ends)
 {
   const moreau_contacts *c = s->c;
   const double *x = s->b->x;
-  size_t n = (size_t)local_contacts(s);
-  MOREAU_CALL(moreau_malloc(6 * n * sizeof(double), &cr->endpoints));
-  MOREAU_CALL(moreau_malloc(n * sizeof(double), &cr->f_n));
-  MOREAU_CALL(moreau_malloc(n * sizeof(double), &cr->f_t));
-  MOREAU_CALL(moreau_malloc(2 * n * sizeof(int64_t), &cr->connectivity));
-  for (size_t i = 0; i < n; i++) {
-    moreau_lid a = c->a[i], b = c->b[i];
-    for (int d = 0; d < 3; d++) {
-      cr->endpoints[6 * i + d] = x[3 * a + d];
-      /* The segment goes to the centre of the image of b that a touches, so
-       * a contact across a periodic face is drawn there, not across the
-       * box; a wall has no centre: the segment ends at the contact point. */
-      cr->endpoints[6 * i + 3 + d] = x[3 * a + d] + c->ca[3 * i + d] - (b >= 0 ? c->cb[3 * i + d] : 0.0);
-    }
-    cr->f_n[i] = c->force[3 * i];
-    cr->f_t[i] = c->force[3 * i + 1];
-    cr->connectivity[2 * i] = 2 * (off + (int64_t)i);
-    cr->connectivity[2 * i + 1] = 2 * (off + (int64_t)i) + 1;
+  moreau_lid a = c->a[i], b = c->b[i];
+  for (int d = 0; d < 3; d++) {
+    ends[d] = x[3 * a + d];
+    ends[3 + d] = x[3 * a + d] + c->ca[3 * i + d] - (b >= 0 ? c->cb[3 * i + d] : 0.0);
   }
-  return MOREAU_SUCCESS;
 }
 
-static void free_contact_rows(contact_rows *cr)
+/* Rows of /contacts/endpoints: two a contact. */
+static void fill_endpoints(const void *ctx, int64_t first, int64_t n, void *buf)
 {
-  moreau_free(&cr->endpoints);
-  moreau_free(&cr->f_n);
-  moreau_free(&cr->f_t);
-  moreau_free(&cr->connectivity);
+  double *row = buf, ends[6];
+  for (int64_t r = first; r < first + n; r++, row += 3) {
+    contact_segment(ctx, r / 2, ends);
+    memcpy(row, &ends[3 * (r % 2)], 3 * sizeof(double));
+  }
+}
+
+/* One force component of each contact, a column of c->force. */
+typedef struct {
+  const moreau_contacts *c;
+  int component;
+} force_column;
+
+static void fill_force(const void *ctx, int64_t first, int64_t n, void *buf)
+{
+  const force_column *col = ctx;
+  double *v = buf;
+  for (int64_t i = 0; i < n; i++)
+    v[i] = col->c->force[3 * (first + i) + col->component];
 }
 
 /* The contact schema of a rank with no contact list: the same datasets,
@@ -223,34 +232,35 @@ static const moreau_field_table *contact_schema(const snapshot_src *s, moreau_co
   return moreau_contacts_fields(*empty);
 }
 
-static moreau_err write_contact_rows(hid_t file, const snapshot_src *s, const snapshot_rows *r, const contact_rows *cr,
-                                     const char *path)
+static moreau_err write_force_column(hid_t file, const snapshot_src *s, const snapshot_rows *r, const char *name,
+                                     int component, const char *path)
 {
-  int64_t n = local_contacts(s), N = r->n_contacts, off = r->contact_off;
-  moreau_contacts *empty;
-  const moreau_field_table *schema = contact_schema(s, &empty);
-  moreau_err err;
-  MOREAU_CHECK(schema, MOREAU_ERR_MEMORY, "%s: out of memory", path);
-  MOREAU_CALL(io_h5_make_group(s->rs->comm, file, "/contacts", path));
-  err = io_h5_write_fields(s->rs->comm, file, "/contacts", schema, s->c ? (const void *)s->c : empty,
-                           MOREAU_FIELD_SNAPSHOT, N, off, n, NULL, path);
-  MOREAU_CALL(moreau_contacts_destroy(&empty));
-  MOREAU_CALL(err);
-  MOREAU_CALL(
-      io_h5_write_rows(s->rs->comm, file, "/contacts/endpoints", F64, 2 * N, 2 * off, 2 * n, 3, cr->endpoints, path));
-  MOREAU_CALL(io_h5_write_rows(s->rs->comm, file, "/contacts/normal_force", F64, N, off, n, 0, cr->f_n, path));
-  MOREAU_CALL(io_h5_write_rows(s->rs->comm, file, "/contacts/tangential_force", F64, N, off, n, 0, cr->f_t, path));
-  MOREAU_CALL(io_h5_write_rows(s->rs->comm, file, "/contacts/connectivity", I64, N, off, n, 2, cr->connectivity, path));
+  force_column col = {s->c, component};
+  io_rows src = {sizeof(double), fill_force, &col, s->rs->write_piece_bytes};
+  MOREAU_CALL(io_h5_write_pieces(s->rs->comm, file, name, F64, r->n_contacts, r->contact_off, local_contacts(s), 0,
+                                 &src, path));
   return MOREAU_SUCCESS;
 }
 
 static moreau_err write_contacts(hid_t file, const snapshot_src *s, const snapshot_rows *r, const char *path)
 {
-  contact_rows cr = {0};
-  moreau_err err = build_contact_rows(s, r->contact_off, &cr);
-  if (!err) err = write_contact_rows(file, s, r, &cr, path);
-  free_contact_rows(&cr);
+  int64_t n = local_contacts(s), N = r->n_contacts, off = r->contact_off;
+  moreau_contacts *empty;
+  const moreau_field_table *schema = contact_schema(s, &empty);
+  io_rows ends = {3 * sizeof(double), fill_endpoints, s, s->rs->write_piece_bytes};
+  counting_rows pairs = {2 * off, 2};
+  io_rows connectivity = {2 * sizeof(int64_t), fill_counting, &pairs, s->rs->write_piece_bytes};
+  moreau_err err;
+  MOREAU_CHECK(schema, MOREAU_ERR_MEMORY, "%s: out of memory", path);
+  MOREAU_CALL(io_h5_make_group(s->rs->comm, file, "/contacts", path));
+  err = io_h5_write_fields(s->rs->comm, file, "/contacts", schema, s->c ? (const void *)s->c : empty,
+                           MOREAU_FIELD_SNAPSHOT, N, off, n, NULL, 0, path);
+  MOREAU_CALL(moreau_contacts_destroy(&empty));
   MOREAU_CALL(err);
+  MOREAU_CALL(io_h5_write_pieces(s->rs->comm, file, "/contacts/endpoints", F64, 2 * N, 2 * off, 2 * n, 3, &ends, path));
+  MOREAU_CALL(write_force_column(file, s, r, "/contacts/normal_force", 0, path));
+  MOREAU_CALL(write_force_column(file, s, r, "/contacts/tangential_force", 1, path));
+  MOREAU_CALL(io_h5_write_pieces(s->rs->comm, file, "/contacts/connectivity", I64, N, off, n, 2, &connectivity, path));
   return MOREAU_SUCCESS;
 }
 

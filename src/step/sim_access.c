@@ -73,6 +73,7 @@ void moreau_sim_run_state(const moreau_sim *sim, moreau_run_state *rs)
   rs->step = sim->step;
   rs->time = sim->time;
   rs->dt = sim->dt;
+  rs->write_piece_bytes = 0;
   box_state(sim->domain, rs);
 }
 

@@ -21,6 +21,12 @@
 #                  start (exit 2, one line), but if it runs, a later
 #                  -restart auto must continue it, not the earlier run
 #                  (each step once in the series, the new run's bodies);
+#  large           a lattice of 199 809 disks on one rank: the writer
+#                  gathers the bodies in gid order a piece of 4 MiB at a
+#                  time (IO_PIECE_BYTES; /bodies/position takes two):
+#                  -restart auto verifies the checksum summed piece by
+#                  piece and continues bit for bit, and the file holds each
+#                  body once;
 #  run_options     a restart of a checkpoint whose run had -error_trace, or
 #                  -log_view (options about that run's reporting only)
 #                  runs like any other: exit 0, nothing on stderr.
@@ -124,6 +130,24 @@ to 40: $(cat stdout) (checkpoints: $(ckpts o))"
       fail "the continued run does not have the new run's 400 bodies"
     echo "stale: -restart auto continues the new run, not the earlier one"
   fi
+  ;;
+large)
+  big="-gen_type lattice -gen_n 199809 -gen_box 0,0,591,591 -gen_radius 0.5 -alert 0.4 -nlgs_max_it 5"
+  big="$big -status_every 0 -snapshot_every 0"
+  # shellcheck disable=SC2086
+  run "$np" $big -steps 2 -output_dir straight
+  expect_rc 0 "2 steps of 199809 disks"
+  # shellcheck disable=SC2086
+  run "$np" $big -steps 1 -output_dir split
+  expect_rc 0 "1 step of 199809 disks"
+  run "$np" -restart auto -steps 2 -output_dir split
+  expect_rc 0 "-restart auto of 199809 disks"
+  expect_quiet "-restart auto of 199809 disks"
+  same_group straight/checkpoints/ckpt_00000002.h5 split/checkpoints/ckpt_00000002.h5 /bodies
+  same_group straight/checkpoints/ckpt_00000002.h5 split/checkpoints/ckpt_00000002.h5 /history
+  h5col split/checkpoints/ckpt_00000001.h5 /bodies/gid | sort -n | awk '$1 != NR - 1 { bad++ } END { exit bad > 0 || NR != 199809 }' ||
+    fail "/bodies/gid of the checkpoint of step 1 is not each of 0 .. 199808 once"
+  echo "large: 199809 disks written in pieces, restarted bit for bit"
   ;;
 run_options)
   for opt in -error_trace -log_view; do

@@ -68,3 +68,4 @@ moreau_checkpoint_test(checkpoint_restart_new_output_dir cases.sh 2 120 2 new_ou
 moreau_checkpoint_test(checkpoint_restart_older cases.sh 2 120 2 older)
 moreau_checkpoint_test(checkpoint_restart_run_options cases.sh 1 120 1 run_options)
 moreau_checkpoint_test(checkpoint_restart_stale cases.sh 2 120 2 stale)
+moreau_checkpoint_test(checkpoint_restart_large_np1 cases.sh 1 120 1 large)

@@ -184,6 +184,12 @@ static int close3(const double *a, const double *b, double tol, double scale)
   return fabs(a[0] - b[0]) <= t && fabs(a[1] - b[1]) <= t && fabs(a[2] - b[2]) <= t;
 }
 
+static int by_gid(const void *a, const void *b)
+{
+  moreau_gid ga = ((const moreau_body *)a)->gid, gb = ((const moreau_body *)b)->gid;
+  return (ga > gb) - (ga < gb);
+}
+
 /* Collective: the bodies read back are exactly the owned bodies of the
  * scene, each once. */
 static void check_same_bodies(const scene *sc, const moreau_bodies *got)
@@ -194,11 +200,11 @@ static void check_same_bodies(const scene *sc, const moreau_bodies *got)
   for (moreau_lid i = 0; i < sc->bodies->n_owned; i++)
     moreau_bodies_get(sc->bodies, i, &mine[i]);
   all = gather_all(mine, sc->bodies->n_owned, sizeof(*mine), &n_all);
+  qsort(all, (size_t)n_all, sizeof(*all), by_gid);
   for (moreau_lid i = 0; i < got->n_owned; i++) {
-    const moreau_body *e = NULL;
+    const moreau_body *e;
     moreau_bodies_get(got, i, &g);
-    for (int k = 0; k < n_all && !e; k++)
-      if (all[k].gid == g.gid) e = &all[k];
+    e = bsearch(&g, all, (size_t)n_all, sizeof(*all), by_gid);
     if (!e) {
       bad++;
       continue;
@@ -370,6 +376,19 @@ static int check_box_data(hid_t file, const moreau_run_state *rs)
 }
 
 /* Rank 0 only: problems in the contact, wall and attribute data of a file. */
+/* Problems with a vertex list: rows x cols (0: one-dimensional) values
+ * 0, 1, 2, ... in order. */
+static int check_counting(hid_t file, const char *name, int64_t rows, int cols)
+{
+  int64_t *v = read_dataset(file, name, H5T_NATIVE_INT64, 8, (hsize_t)rows, (hsize_t)cols), bad = 0;
+  if (!v) return 1;
+  for (int64_t i = 0; i < rows * (cols ? cols : 1); i++)
+    bad += v[i] != i;
+  if (bad) fprintf(stderr, "%s: %" PRId64 " values out of order\n", name, bad);
+  free(v);
+  return bad > 0;
+}
+
 static int check_file_data(const char *path, const scene *sc, const contact_row *rows, int n_rows, int64_t n_bodies)
 {
   hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
@@ -406,6 +425,8 @@ static int check_file_data(const char *path, const scene *sc, const contact_row 
       bad += !ok;
     }
   }
+  bad += check_counting(file, "/contacts/connectivity", nc, 2);
+  bad += check_counting(file, "/bodies/connectivity", n_bodies, 0);
   free(ga);
   free(gb);
   free(ends);
@@ -548,6 +569,19 @@ static int bcast_int(int v)
   return v;
 }
 
+/* Collective: the snapshot h5 read back gives the scene's bodies. */
+static void check_read_back(const scene *sc, const char *h5)
+{
+  moreau_bodies *back;
+  moreau_err err;
+  ck_assert(io_test_all(moreau_bodies_create(MPI_COMM_WORLD, sc->rs.dim, &back) == MOREAU_SUCCESS));
+  err = moreau_read_particles(h5, back, materials, NULL);
+  if (err) fprintf(stderr, "rank %d: %s\n", rank, moreau_error_message());
+  ck_assert(io_test_all(err == MOREAU_SUCCESS));
+  check_same_bodies(sc, back);
+  ck_assert(io_test_all(moreau_bodies_destroy(&back) == MOREAU_SUCCESS));
+}
+
 static void write_ok(const scene *sc, const char *dir)
 {
   moreau_err err = moreau_snapshot_write(&sc->rs, sc->bodies, sc->contacts, sc->walls, NULL, dir);
@@ -597,11 +631,9 @@ static void round_trip(int dim, const box_setup *box)
 {
   char dir[512], snap_dir[600], h5[700], xmf[700], top[700];
   scene *sc = make_scene(dim, 1, 2, 42, 7 + (uint64_t)dim);
-  moreau_bodies *back;
   contact_row *rows;
   int n_rows, bad = 0, refs = 0, refs_top = 0;
   int64_t n_bodies;
-  moreau_err err;
   if (box) set_box(&sc->rs, box);
   snprintf(dir, sizeof(dir), "%s/run%dd%s/out", tmpdir, dim, box ? "_box" : "");
   snprintf(snap_dir, sizeof(snap_dir), "%s/snapshots", dir);
@@ -609,13 +641,7 @@ static void round_trip(int dim, const box_setup *box)
   snprintf(xmf, sizeof(xmf), "%s/snap_000042.xmf", snap_dir);
   snprintf(top, sizeof(top), "%s/snapshots.xmf", dir);
   write_ok(sc, dir);
-
-  ck_assert(io_test_all(moreau_bodies_create(MPI_COMM_WORLD, dim, &back) == MOREAU_SUCCESS));
-  err = moreau_read_particles(h5, back, materials, NULL);
-  if (err) fprintf(stderr, "rank %d: %s\n", rank, moreau_error_message());
-  ck_assert(io_test_all(err == MOREAU_SUCCESS));
-  check_same_bodies(sc, back);
-  ck_assert(io_test_all(moreau_bodies_destroy(&back) == MOREAU_SUCCESS));
+  check_read_back(sc, h5);
 
   rows = expected_contacts(sc, &n_rows);
   ck_assert(io_test_all(moreau_bodies_global_count(sc->bodies, &n_bodies, NULL) == MOREAU_SUCCESS));
@@ -642,6 +668,69 @@ static void round_trip(int dim, const box_setup *box)
   ck_assert_int_eq(bcast_int(refs_top), box ? 15 : 13);
   destroy_scene(&sc);
 }
+
+/* Not collective: a scene of n bodies on this rank, stored in the reverse
+ * of their gid order, with a contact between each body and the next. */
+static moreau_err fill_large_scene(scene *sc, moreau_lid n)
+{
+  moreau_rng r;
+  moreau_body body;
+  sc->rs.comm = MPI_COMM_WORLD;
+  sc->rs.dim = 2;
+  sc->rs.step = 7;
+  sc->rs.dt = 1e-4;
+  sc->rs.time = 7e-4;
+  sc->rs.le_flow = sc->rs.le_gradient = -1;
+  moreau_rng_seed(&r, 99, (uint64_t)rank);
+  MOREAU_CALL(moreau_bodies_create(MPI_COMM_WORLD, 2, &sc->bodies));
+  MOREAU_CALL(moreau_contacts_create(0, &sc->contacts));
+  MOREAU_CALL(moreau_walls_create(&sc->walls));
+  for (moreau_lid k = 0; k < n; k++) {
+    random_body(&r, 1000000 * (moreau_gid)rank + 2 * (moreau_gid)(n - k), &body);
+    MOREAU_CALL(moreau_bodies_push_owned(sc->bodies, &body));
+  }
+  for (moreau_lid k = 0; k + 1 < n; k++)
+    MOREAU_CALL(add_contact(sc, &r, k, k + 1, sc->bodies->gid[k + 1]));
+  return MOREAU_SUCCESS;
+}
+
+/* The writers make rows that are not stored as the file holds them (bodies
+ * in gid order, contact endpoints, vertex lists) a piece of
+ * write_piece_bytes at a time, each rank in as many collective writes as
+ * the rank with the most pieces: here from one row a piece to dozens of
+ * pieces a dataset, uneven between the ranks (rank 1 has no rows). Every row
+ * must still be where it belongs. */
+static void many_pieces(size_t piece_bytes, moreau_lid n0, moreau_lid n2)
+{
+  char dir[512], h5[700];
+  const moreau_lid n_rank[3] = {n0, 0, n2};
+  scene *sc = calloc(1, sizeof(*sc));
+  contact_row *rows;
+  int n_rows, bad = 0;
+  int64_t n_bodies;
+  moreau_err err = fill_large_scene(sc, n_rank[rank % 3]);
+  if (err) fprintf(stderr, "rank %d: %s\n", rank, moreau_error_message());
+  ck_assert(io_test_all(err == MOREAU_SUCCESS));
+  sc->rs.write_piece_bytes = piece_bytes;
+  snprintf(dir, sizeof(dir), "%s/pieces%zu/out", tmpdir, piece_bytes);
+  snprintf(h5, sizeof(h5), "%s/snapshots/snap_000007.h5", dir);
+  write_ok(sc, dir);
+  check_read_back(sc, h5);
+  rows = expected_contacts(sc, &n_rows);
+  ck_assert(io_test_all(moreau_bodies_global_count(sc->bodies, &n_bodies, NULL) == MOREAU_SUCCESS));
+  if (rank == 0) bad = check_file_data(h5, sc, rows, n_rows, n_bodies);
+  free(rows);
+  ck_assert_int_eq(n_rows, n0 - 1 + (size > 2 ? n2 - 1 : 0));
+  ck_assert_int_eq(bcast_int(bad), 0);
+  destroy_scene(&sc);
+}
+
+START_TEST(t_many_pieces)
+{
+  many_pieces(1, 40, 23);       /* a row a piece */
+  many_pieces(1000, 1000, 517); /* 8 to 49 pieces a dataset */
+}
+END_TEST
 
 START_TEST(t_round_trip_2d) { round_trip(2, NULL); }
 END_TEST
@@ -1064,6 +1153,7 @@ static Suite *snapshot_suite(void)
   tcase_add_test(tc, t_read_errors);
   tcase_add_test(tc, t_cluster_contactors);
   tcase_add_test(tc, t_cluster_bad_shape);
+  tcase_add_test(tc, t_many_pieces);
   suite_add_tcase(s, tc);
   return s;
 }
