@@ -727,8 +727,8 @@ static void many_pieces(size_t piece_bytes, moreau_lid n0, moreau_lid n2)
 
 START_TEST(t_many_pieces)
 {
-  many_pieces(1, 40, 23);       /* a row a piece */
-  many_pieces(1000, 1000, 517); /* 8 to 49 pieces a dataset */
+  many_pieces(1, 7, 4);        /* a row a piece */
+  many_pieces(1000, 300, 157); /* 2 to 15 pieces a dataset on rank 0 */
 }
 END_TEST
 
