@@ -40,7 +40,8 @@ static void fill_gathered(const void *ctx, int64_t first, int64_t n, void *buf)
   io_gather_field(g->t, g->obj, g->f, g->order + first, n, buf);
 }
 
-io_rows io_field_rows(const io_gather *g, int64_t n_local)
+/* The rows of g; the source points to g, which must outlive it. */
+static io_rows field_rows(const io_gather *g, int64_t n_local)
 {
   io_rows src = {moreau_field_bytes(g->t, g->f), fill_gathered, g, g->piece_bytes};
   if (!g->order) {
@@ -57,7 +58,7 @@ moreau_err io_h5_write_fields(MPI_Comm comm, hid_t file, const char *group, cons
   for (int k = 0; k < t->n; k++) {
     const moreau_field *f = &t->field[k];
     io_gather g = {t, obj, f, order, piece_bytes};
-    io_rows src = io_field_rows(&g, n_local);
+    io_rows src = field_rows(&g, n_local);
     char name[256];
     hid_t file_type, mem_type;
     if (!(f->flags & mask) || moreau_field_ncomp(t, f) == 0) continue;

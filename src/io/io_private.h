@@ -99,8 +99,7 @@ void io_gather_field(const moreau_field_table *t, const void *obj, const moreau_
                      int64_t n, void *out);
 /* Field f of obj as this rank's rows of a dataset: items order[0 ..
  * n_local) in that order, gathered a piece at a time, or, without an order,
- * items [0, n_local) as stored. The source points to g, which must outlive
- * it. */
+ * items [0, n_local) as stored. */
 typedef struct {
   const moreau_field_table *t;
   const void *obj;
@@ -108,7 +107,6 @@ typedef struct {
   const moreau_lid *order;
   size_t piece_bytes; /* as in io_rows */
 } io_gather;
-io_rows io_field_rows(const io_gather *g, int64_t n_local);
 /* Collective. The fields of table t with a flag in mask, each as the dataset
  * <group>/<field name> (one column per component; one-dimensional for a
  * single component). Writing takes this rank's rows from items [0,
