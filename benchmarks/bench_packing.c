@@ -297,7 +297,9 @@ moreau_err bench_carried_share(const bench_problem *prob, const double *force, d
   double load = 0.0, total;
   for (moreau_lid k = 0; k < c->n; k++) {
     if (c->b[k] >= 0) continue;
-    const double *f = &force[3 * k], *n = &c->normal[3 * k], *t = &c->tangent[3 * k], *s = &c->binormal[3 * k];
+    const double *f = &force[3 * k], *n = &c->normal[3 * k];
+    double t[3], s[3];
+    moreau_contact_frame(moreau_sim_dim(prob->sim), n, t, s);
     for (int d = 0; d < 3; d++)
       load += (f[0] * n[d] + f[1] * t[d] + f[2] * s[d]) * prob->down[d];
   }

@@ -42,19 +42,12 @@ static void cross3(const double *a, const double *b, double *c)
 static double dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
 /* The contact frame as moreau's sweep uses it: 2D (n, t) with t = e_z x n;
- * 3D (n, t, s) as detection stored it. */
+ * 3D (n, t, s) (moreau_contact_frame). */
 static void contact_frame(const moreau_contacts *c, int m, moreau_lid k, double e[3][3])
 {
   const double *n = &c->normal[3 * k];
   memcpy(e[0], n, 3 * sizeof(double));
-  if (m == 2) {
-    e[1][0] = -n[1];
-    e[1][1] = n[0];
-    e[1][2] = 0.0;
-    return;
-  }
-  memcpy(e[1], &c->tangent[3 * k], 3 * sizeof(double));
-  memcpy(e[2], &c->binormal[3 * k], 3 * sizeof(double));
+  moreau_contact_frame(m, n, e[1], e[2]);
 }
 
 /* Relative velocity of b with respect to a at the contact, u_i = sum over the

@@ -14,9 +14,10 @@
  * partition. Body a is always a local body (owned); b is a local body (owned
  * or ghost) or, when b < 0, the wall -(b + 1).
  *
- * The frame is (n, t, s): n points from a to b; in 2D s is unused and t is n
- * rotated by +90 degrees. Forces are the average forces over the step exerted
- * by a on b, in frame components (f_n >= 0 is repulsive). Vectors have a
+ * The frame is (n, t, s): n points from a to b; only n is stored, t and s
+ * are functions of it (moreau_contact_frame). Forces are the average forces
+ * over the step exerted by a on b, in frame components (f_n >= 0 is
+ * repulsive). Vectors have a
  * stride of 3. Besides the force, each contact carries state_width doubles of
  * law state (what its contact law needs to warm-start, e.g. a rolling moment
  * or a cohesion flag; 0 for Signorini-Coulomb), which travels with the force.
@@ -29,7 +30,7 @@ typedef struct {
   moreau_gid *gid_a, *gid_b; /* key, with point: the warm-start identity */
   int32_t *point;            /* the contactor pair: contactor of a << 16 | contactor of b (0 for a plain body) */
   moreau_lid *a, *b;
-  double *normal, *tangent, *binormal;
+  double *normal;
   double *ca, *cb; /* from the centre of a (of b) to the contact point */
   double *gap;     /* signed distance at detection; < 0 is an overlap */
   double *radii;   /* the radii of the two contactors that touch (b's 0 for a wall) */
@@ -40,6 +41,14 @@ typedef struct {
   int history_only;          /* a history list: only the key, force and state arrays exist */
   moreau_field_table schema; /* the contact schema at this state width */
 } moreau_contacts;
+
+/* The rest of the frame of a contact of unit normal n: t and s = n x t.
+ * Contacts store only n (48 bytes a contact less); every reader forms t and
+ * s here, the same bits every time. 2D: t is n rotated by +90 degrees and
+ * s = e_z. 3D: t = e x n / |e x n|, e the axis of n's smallest component. */
+void moreau_contact_frame(int dim, const double *n, double *t, double *s);
+/* The force of contact k in world components: f_n n + f_t t + f_s s. */
+void moreau_contacts_world_force(const moreau_contacts *c, int dim, moreau_lid k, double *f);
 
 /* state_width >= 0: doubles of law state per contact (moreau_law_state_width). */
 MOREAU_MUST_CHECK moreau_err moreau_contacts_create(int state_width, moreau_contacts **c);

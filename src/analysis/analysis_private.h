@@ -15,11 +15,10 @@
 static inline void analysis_contact_term(const moreau_bodies *b, const moreau_contacts *c, moreau_lid k,
                                          double point[3], double term[9])
 {
-  const double *n = &c->normal[3 * k], *t = &c->tangent[3 * k], *bn = &c->binormal[3 * k];
-  const double *f3 = &c->force[3 * k], *ca = &c->ca[3 * k], *cb = &c->cb[3 * k], *xa = &b->x[3 * c->a[k]];
+  const double *ca = &c->ca[3 * k], *cb = &c->cb[3 * k], *xa = &b->x[3 * c->a[k]];
   const moreau_lid ib = c->b[k];
   const int a_wall = b->glued[c->a[k]] != 0, b_wall = ib < 0 || b->glued[ib] != 0;
-  double l[3];
+  double l[3], f[3];
   for (int i = 0; i < 3; i++) {
     if (a_wall && b_wall) {
       point[i] = xa[i];
@@ -32,11 +31,10 @@ static inline void analysis_contact_term(const moreau_bodies *b, const moreau_co
       l[i] = b_wall ? ca[i] : ca[i] - cb[i];
     }
   }
-  for (int i = 0; i < 3; i++) {
-    double fi = f3[0] * n[i] + f3[1] * t[i] + f3[2] * bn[i];
+  moreau_contacts_world_force(c, b->dim, k, f);
+  for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++)
-      term[3 * i + j] = fi * l[j];
-  }
+      term[3 * i + j] = f[i] * l[j];
 }
 
 /* The kinetic term m u_i u_j of owned body i, u its velocity less the mean

@@ -17,13 +17,12 @@ moreau_err moreau_macro_state_compute(MPI_Comm comm, const moreau_domain *d, con
   const int dim = b->dim;
   for (moreau_lid k = 0; k < c->n; k++) {
     if (c->b[k] < 0) continue;
-    const double *n = &c->normal[3 * k], *t = &c->tangent[3 * k], *bn = &c->binormal[3 * k];
-    const double *f3 = &c->force[3 * k], *ca = &c->ca[3 * k], *cb = &c->cb[3 * k];
-    for (int i = 0; i < 3; i++) {
-      double fi = f3[0] * n[i] + f3[1] * t[i] + f3[2] * bn[i];
+    const double *ca = &c->ca[3 * k], *cb = &c->cb[3 * k];
+    double f[3];
+    moreau_contacts_world_force(c, dim, k, f);
+    for (int i = 0; i < 3; i++)
       for (int j = 0; j < 3; j++)
-        moreau_sum_add(&acc[3 * i + j], fi * (ca[j] - cb[j]));
-    }
+        moreau_sum_add(&acc[3 * i + j], f[i] * (ca[j] - cb[j]));
   }
   for (moreau_lid i = 0; i < b->n_owned; i++) {
     double u[3], mean[3], r = b->radius[i], vol = moreau_bodies_measure(b, i);

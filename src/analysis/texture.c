@@ -174,8 +174,9 @@ static moreau_err fabric(MPI_Comm comm, const texture_input *in, const char *rat
   for (moreau_lid j = 0; j < in->n_fb; j++) {
     moreau_lid k = in->fb[j], ib = c->b[k];
     if (ib < 0 || rattler[c->a[k]] || rattler[ib] || !contact_in_region(in, k)) continue;
-    const double *n = &c->normal[3 * k], *tg = &c->tangent[3 * k], *bn = &c->binormal[3 * k], *f = &c->force[3 * k];
-    double ft[3];
+    const double *n = &c->normal[3 * k], *f = &c->force[3 * k];
+    double ft[3], tg[3], bn[3];
+    moreau_contact_frame(dim, n, tg, bn);
     for (int d = 0; d < 3; d++)
       ft[d] = f[1] * tg[d] + (dim == 3 ? f[2] * bn[d] : 0.0);
     moreau_sum_add(&s[0], 1.0);

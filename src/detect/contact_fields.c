@@ -23,8 +23,6 @@ static const moreau_field contact_fields[] = {
     FIELD("a", I32, 1, 0, a),
     FIELD("b", I32, 1, 0, b),
     FIELD("normal", F64, 3, MOREAU_FIELD_SNAPSHOT, normal),
-    FIELD("tangent", F64, 3, MOREAU_FIELD_SNAPSHOT, tangent),
-    FIELD("binormal", F64, 3, MOREAU_FIELD_SNAPSHOT, binormal),
     FIELD("ca", F64, 3, 0, ca),
     FIELD("cb", F64, 3, 0, cb),
     FIELD("gap", F64, 1, 0, gap),

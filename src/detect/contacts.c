@@ -1,3 +1,4 @@
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -171,4 +172,37 @@ moreau_err moreau_contacts_push_record(moreau_contacts *c, const double *rec)
   if (!c->history_only) c->a[i] = c->b[i] = -1;
   c->n++;
   return MOREAU_SUCCESS;
+}
+
+void moreau_contact_frame(int dim, const double *n, double *t, double *s)
+{
+  if (dim == 2) {
+    t[0] = -n[1];
+    t[1] = n[0];
+    t[2] = 0.0;
+    s[0] = s[1] = 0.0;
+    s[2] = 1.0;
+    return;
+  }
+  double e[3] = {0, 0, 0}, len;
+  int k = fabs(n[0]) < fabs(n[1]) ? (fabs(n[0]) < fabs(n[2]) ? 0 : 2) : (fabs(n[1]) < fabs(n[2]) ? 1 : 2);
+  e[k] = 1.0;
+  t[0] = e[1] * n[2] - e[2] * n[1];
+  t[1] = e[2] * n[0] - e[0] * n[2];
+  t[2] = e[0] * n[1] - e[1] * n[0];
+  len = sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
+  for (int i = 0; i < 3; i++)
+    t[i] /= len;
+  s[0] = n[1] * t[2] - n[2] * t[1];
+  s[1] = n[2] * t[0] - n[0] * t[2];
+  s[2] = n[0] * t[1] - n[1] * t[0];
+}
+
+void moreau_contacts_world_force(const moreau_contacts *c, int dim, moreau_lid k, double *f)
+{
+  const double *n = &c->normal[3 * k], *fr = &c->force[3 * k];
+  double t[3], s[3];
+  moreau_contact_frame(dim, n, t, s);
+  for (int d = 0; d < 3; d++)
+    f[d] = fr[0] * n[d] + fr[1] * t[d] + fr[2] * s[d];
 }

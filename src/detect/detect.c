@@ -41,31 +41,6 @@ double moreau_detector_skin(const moreau_detector *d) { return d->skin; }
 
 int64_t moreau_detector_builds(const moreau_detector *d) { return d->builds; }
 
-/* Any unit vector t orthogonal to n, and s = n x t. */
-static void complete_frame(int dim, const double *n, double *t, double *s)
-{
-  if (dim == 2) {
-    t[0] = -n[1];
-    t[1] = n[0];
-    t[2] = 0.0;
-    s[0] = s[1] = 0.0;
-    s[2] = 1.0;
-    return;
-  }
-  double a[3] = {0, 0, 0}, len;
-  int k = fabs(n[0]) < fabs(n[1]) ? (fabs(n[0]) < fabs(n[2]) ? 0 : 2) : (fabs(n[1]) < fabs(n[2]) ? 1 : 2);
-  a[k] = 1.0;
-  t[0] = a[1] * n[2] - a[2] * n[1];
-  t[1] = a[2] * n[0] - a[0] * n[2];
-  t[2] = a[0] * n[1] - a[1] * n[0];
-  len = sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
-  for (int i = 0; i < 3; i++)
-    t[i] /= len;
-  s[0] = n[1] * t[2] - n[2] * t[1];
-  s[1] = n[2] * t[0] - n[0] * t[2];
-  s[2] = n[0] * t[1] - n[1] * t[0];
-}
-
 /* One touching pair of contactors: centre ya of radius ra on body a (centre
  * of mass xa), yb of radius rb on b (or a wall when xb is NULL), normal n
  * from a to b. */
@@ -78,7 +53,7 @@ typedef struct {
  * lever arms go from each body's centre of mass to it. xb is the position of
  * the image of b that a touches, vshift that image's velocity on top of b's
  * own (NULL: none). point numbers the contactor pair within the body pair. */
-static moreau_err push_contact(moreau_contacts *c, int dim, const moreau_bodies *b, moreau_lid a, moreau_lid ib,
+static moreau_err push_contact(moreau_contacts *c, const moreau_bodies *b, moreau_lid a, moreau_lid ib,
                                moreau_gid gid_b, int32_t point, const contactor_pair *cp, const double *n, double gap,
                                const double *vshift)
 {
@@ -92,7 +67,6 @@ static moreau_err push_contact(moreau_contacts *c, int dim, const moreau_bodies 
     c->cb[3 * k + i] = cp->xb ? p - cp->xb[i] : 0.0;
     c->vshift[3 * k + i] = vshift ? vshift[i] : 0.0;
   }
-  complete_frame(dim, n, &c->tangent[3 * k], &c->binormal[3 * k]);
   c->gap[k] = gap;
   c->radii[2 * k] = cp->ra;
   c->radii[2 * k + 1] = cp->rb;
@@ -107,8 +81,8 @@ static int32_t point_key(int ja, int jb) { return (int32_t)ja << 16 | (int32_t)j
 
 /* Pushes the contacts of owned a with b seen at xb (an image position, or
  * b's own): one per pair of contactors whose gap is below alert. */
-static moreau_err try_pair(moreau_contacts *c, int dim, const moreau_bodies *b, moreau_lid a, moreau_lid ib,
-                           const double *xb, const double *vshift, double alert)
+static moreau_err try_pair(moreau_contacts *c, const moreau_bodies *b, moreau_lid a, moreau_lid ib, const double *xb,
+                           const double *vshift, double alert)
 {
   const double *xa = &b->x[3 * a];
   double dx3[3] = {xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]};
@@ -131,7 +105,7 @@ static moreau_err try_pair(moreau_contacts *c, int dim, const moreau_bodies *b, 
         for (int k = 0; k < 3; k++)
           nrm[k] = dy[k] / dist;
       contactor_pair cp = {xa, ya, xb, ra, rb};
-      MOREAU_CALL(push_contact(c, dim, b, a, ib, b->gid[ib], point_key(i, j), &cp, nrm, dist - ra - rb, vshift));
+      MOREAU_CALL(push_contact(c, b, a, ib, b->gid[ib], point_key(i, j), &cp, nrm, dist - ra - rb, vshift));
     }
   }
   return MOREAU_SUCCESS;
@@ -155,7 +129,7 @@ static moreau_err walls_of(const moreau_bodies *b, const moreau_walls *w, moreau
       double gap = (ya[0] - p[0]) * nw[0] + (ya[1] - p[1]) * nw[1] + (ya[2] - p[2]) * nw[2] - ra;
       if (gap >= alert) continue;
       contactor_pair cp = {xa, ya, NULL, ra, 0.0};
-      MOREAU_CALL(push_contact(c, b->dim, b, a, -(iw + 1), MOREAU_WALL_GID(iw), point_key(i, 0), &cp, n, gap, NULL));
+      MOREAU_CALL(push_contact(c, b, a, -(iw + 1), MOREAU_WALL_GID(iw), point_key(i, 0), &cp, n, gap, NULL));
     }
   }
   return MOREAU_SUCCESS;
@@ -180,9 +154,9 @@ moreau_err moreau_detect(moreau_detector *d, const moreau_domain *domain, const 
         if (img < 0) continue;
         const double *shift = d->shift[img];
         double image[3] = {xb[0] + shift[0], xb[1] + shift[1], xb[2] + shift[2]};
-        MOREAU_CALL(try_pair(c, b->dim, b, a, ib, image, d->vshift[img], alert));
+        MOREAU_CALL(try_pair(c, b, a, ib, image, d->vshift[img], alert));
       } else
-        MOREAU_CALL(try_pair(c, b->dim, b, a, ib, xb, NULL, alert));
+        MOREAU_CALL(try_pair(c, b, a, ib, xb, NULL, alert));
     }
     MOREAU_CALL(walls_of(b, w, a, alert, c));
   }

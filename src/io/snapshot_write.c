@@ -222,6 +222,33 @@ static void fill_force(const void *ctx, int64_t first, int64_t n, void *buf)
     v[i] = col->c->force[3 * (first + i) + col->component];
 }
 
+/* The rest of each contact's frame, which contacts do not store: t
+ * (column 0) or s (column 1). */
+typedef struct {
+  const moreau_contacts *c;
+  int dim, column;
+} frame_column;
+
+static void fill_frame(const void *ctx, int64_t first, int64_t n, void *buf)
+{
+  const frame_column *col = ctx;
+  double *row = buf, ts[2][3];
+  for (int64_t i = first; i < first + n; i++, row += 3) {
+    moreau_contact_frame(col->dim, &col->c->normal[3 * i], ts[0], ts[1]);
+    memcpy(row, ts[col->column], sizeof(ts[0]));
+  }
+}
+
+static moreau_err write_frame_column(hid_t file, const snapshot_src *s, const snapshot_rows *r, const char *name,
+                                     int column, const char *path)
+{
+  frame_column col = {s->c, s->rs->dim, column};
+  io_rows src = {3 * sizeof(double), fill_frame, &col, s->rs->write_piece_bytes};
+  MOREAU_CALL(io_h5_write_pieces(s->rs->comm, file, name, F64, r->n_contacts, r->contact_off, local_contacts(s), 3,
+                                 &src, path));
+  return MOREAU_SUCCESS;
+}
+
 /* The contact schema of a rank with no contact list: the same datasets,
  * with no rows. */
 static const moreau_field_table *contact_schema(const snapshot_src *s, moreau_contacts **empty)
@@ -257,6 +284,8 @@ static moreau_err write_contacts(hid_t file, const snapshot_src *s, const snapsh
                            MOREAU_FIELD_SNAPSHOT, N, off, n, NULL, 0, path);
   MOREAU_CALL(moreau_contacts_destroy(&empty));
   MOREAU_CALL(err);
+  MOREAU_CALL(write_frame_column(file, s, r, "/contacts/tangent", 0, path));
+  MOREAU_CALL(write_frame_column(file, s, r, "/contacts/binormal", 1, path));
   MOREAU_CALL(io_h5_write_pieces(s->rs->comm, file, "/contacts/endpoints", F64, 2 * N, 2 * off, 2 * n, 3, &ends, path));
   MOREAU_CALL(write_force_column(file, s, r, "/contacts/normal_force", 0, path));
   MOREAU_CALL(write_force_column(file, s, r, "/contacts/tangential_force", 1, path));

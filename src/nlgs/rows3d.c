@@ -32,7 +32,9 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     moreau_lid k = nlgs_build_contact(s, kk);
     moreau_row3d *r = nlgs_row(s, nrows);
     moreau_lid ia = c->a[k], ib = c->b[k];
-    const double *e[3] = {&c->normal[3 * k], &c->tangent[3 * k], &c->binormal[3 * k]};
+    double t[3], bn[3];
+    moreau_contact_frame(3, &c->normal[3 * k], t, bn);
+    const double *e[3] = {&c->normal[3 * k], t, bn};
     int mat_b;
     /* The reduced radius of the two contactors that touch (a wall: a's). */
     const double ra = c->radii[2 * k], rb = c->radii[2 * k + 1];

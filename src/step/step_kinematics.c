@@ -141,7 +141,9 @@ moreau_err sim_relative_velocities(moreau_sim *sim)
     }
     for (int d = 0; d < 3; d++)
       du[d] = ub[d] + c->vshift[3 * k + d] - ua[d];
-    const double *n = &c->normal[3 * k], *t = &c->tangent[3 * k], *s = &c->binormal[3 * k];
+    const double *n = &c->normal[3 * k];
+    double t[3], s[3];
+    moreau_contact_frame(b->dim, n, t, s);
     sim->u_minus[3 * k] = du[0] * n[0] + du[1] * n[1] + du[2] * n[2];
     sim->u_minus[3 * k + 1] = du[0] * t[0] + du[1] * t[1] + du[2] * t[2];
     sim->u_minus[3 * k + 2] = du[0] * s[0] + du[1] * s[1] + du[2] * s[2];
@@ -188,11 +190,11 @@ moreau_err sim_contact_statistics(moreau_sim *sim)
     moreau_lid ia = c->a[k], ib = c->b[k];
     int wa = b->glued[ia] - 1, wb = ib < 0 ? -(ib + 1) : b->glued[ib] - 1;
     if (wa < 0 && wb < 0) continue;
-    const double *f = &c->force[3 * k], *n = &c->normal[3 * k], *t = &c->tangent[3 * k], *s = &c->binormal[3 * k];
+    double f[3];
+    moreau_contacts_world_force(c, b->dim, k, f);
     for (int d = 0; d < 3; d++) {
-      double fd = f[0] * n[d] + f[1] * t[d] + f[2] * s[d];
-      if (wb >= 0) w->reaction[3 * wb + d] += fd;
-      if (wa >= 0) w->reaction[3 * wa + d] -= fd;
+      if (wb >= 0) w->reaction[3 * wb + d] += f[d];
+      if (wa >= 0) w->reaction[3 * wa + d] -= f[d];
     }
   }
   if (w->n) MOREAU_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, w->reaction, 3 * w->n, MPI_DOUBLE, MPI_SUM, sim->comm));

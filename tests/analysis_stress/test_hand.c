@@ -39,8 +39,10 @@ static void set_forces(const moreau_sim *sim, const moreau_contacts *c, moreau_l
     f[1] = t[2];
     f[2] = 0.0;
   } else {
-    f[1] = dot3(t, &c->tangent[3 * k]);
-    f[2] = dot3(t, &c->binormal[3 * k]);
+    double tc[3], sc[3];
+    moreau_contact_frame(3, &c->normal[3 * k], tc, sc);
+    f[1] = dot3(t, tc);
+    f[2] = dot3(t, sc);
   }
 }
 

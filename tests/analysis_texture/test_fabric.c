@@ -27,7 +27,9 @@ typedef struct {
 static void harmonic_forces(const moreau_sim *sim, const moreau_contacts *c, moreau_lid k, const void *ctx, double f[3])
 {
   const harmonic *h = ctx;
-  const double *n = &c->normal[3 * k], *t = &c->tangent[3 * k], *s = &c->binormal[3 * k];
+  const double *n = &c->normal[3 * k];
+  double t[3], s[3];
+  moreau_contact_frame(moreau_sim_dim(sim), n, t, s);
   if (moreau_sim_dim(sim) == 2) {
     double angle = atan2(n[1], n[0]) - atan2(h->e[1], h->e[0]);
     f[0] = 1.0 + h->a_n * cos(2.0 * angle);

@@ -67,7 +67,6 @@ static moreau_err add_second_point(moreau_contacts *c)
   MOREAU_CALL(moreau_contacts_push(c, 0, 1, 1, c->a[k], c->b[k], &idx));
   for (int d = 0; d < 3; d++) {
     c->normal[3 * idx + d] = c->normal[3 * k + d];
-    c->tangent[3 * idx + d] = c->tangent[3 * k + d];
     c->ca[3 * idx + d] = c->ca[3 * k + d];
     c->cb[3 * idx + d] = c->cb[3 * k + d];
   }

@@ -113,8 +113,8 @@ static moreau_err clump_box(MPI_Comm comm, int64_t n, double w, double h, double
 static int same_contact(const par_contact *x, const par_contact *y)
 {
   return x->gid_a == y->gid_a && x->gid_b == y->gid_b && x->point == y->point && x->gap == y->gap &&
-         !memcmp(x->normal, y->normal, sizeof(x->normal)) && !memcmp(x->tangent, y->tangent, sizeof(x->tangent)) &&
-         !memcmp(x->ca, y->ca, sizeof(x->ca)) && !memcmp(x->cb, y->cb, sizeof(x->cb));
+         !memcmp(x->normal, y->normal, sizeof(x->normal)) && !memcmp(x->ca, y->ca, sizeof(x->ca)) &&
+         !memcmp(x->cb, y->cb, sizeof(x->cb));
 }
 
 /* Detection at setup on P ranks and on one: the same contacts, bit for bit,

@@ -187,10 +187,10 @@ static inline int par_get_body(const moreau_bodies *b, moreau_gid gid, moreau_bo
 typedef struct {
   moreau_gid gid_a, gid_b;
   int32_t point;
-  double gap, normal[3], tangent[3], ca[3], cb[3], force[3];
+  double gap, normal[3], ca[3], cb[3], force[3];
 } par_contact;
 
-#define PAR_CONTACT_RECORD 19
+#define PAR_CONTACT_RECORD 16
 
 static inline int par_contact_cmp_key(const par_contact *a, moreau_gid ga, moreau_gid gb, int32_t point)
 {
@@ -217,10 +217,9 @@ static inline void par_gather_contacts(MPI_Comm comm, const moreau_contacts *c, 
     r[2] = (double)c->point[k];
     r[3] = c->gap[k];
     memcpy(&r[4], &c->normal[3 * k], 3 * sizeof(double));
-    memcpy(&r[7], &c->tangent[3 * k], 3 * sizeof(double));
-    memcpy(&r[10], &c->ca[3 * k], 3 * sizeof(double));
-    memcpy(&r[13], &c->cb[3 * k], 3 * sizeof(double));
-    memcpy(&r[16], &c->force[3 * k], 3 * sizeof(double));
+    memcpy(&r[7], &c->ca[3 * k], 3 * sizeof(double));
+    memcpy(&r[10], &c->cb[3 * k], 3 * sizeof(double));
+    memcpy(&r[13], &c->force[3 * k], 3 * sizeof(double));
   }
   par_allgather_records(comm, rec, c->n, PAR_CONTACT_RECORD, &recs, n_all);
   *all = malloc((size_t)(*n_all + 1) * sizeof(par_contact));
@@ -232,10 +231,9 @@ static inline void par_gather_contacts(MPI_Comm comm, const moreau_contacts *c, 
     p->point = (int32_t)r[2];
     p->gap = r[3];
     memcpy(p->normal, &r[4], 3 * sizeof(double));
-    memcpy(p->tangent, &r[7], 3 * sizeof(double));
-    memcpy(p->ca, &r[10], 3 * sizeof(double));
-    memcpy(p->cb, &r[13], 3 * sizeof(double));
-    memcpy(p->force, &r[16], 3 * sizeof(double));
+    memcpy(p->ca, &r[7], 3 * sizeof(double));
+    memcpy(p->cb, &r[10], 3 * sizeof(double));
+    memcpy(p->force, &r[13], 3 * sizeof(double));
   }
   qsort(*all, (size_t)*n_all, sizeof(par_contact), par_contact_by_key);
   free(rec);

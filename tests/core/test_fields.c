@@ -5,8 +5,8 @@
  * fields of their mask (ids bit-exact), and value structs round-trip. Then
  * the real schemas: every member of moreau_body survives push/get, ghost and
  * migration records, and sorting; contacts carry their law state with the
- * key through push, sort, warm start, compaction and history records.
- * Serial. */
+ * key through push, sort, warm start, compaction and history records; the
+ * contact frame computed from the normal. Serial. */
 #include <check.h>
 #include <inttypes.h>
 #include <math.h>
@@ -448,8 +448,6 @@ static void push_full(moreau_contacts *c, key k)
   for (int d = 0; d < 3; d++) {
     c->force[3 * i + d] = force_of(k, d);
     c->normal[3 * i + d] = geom_of(k, d);
-    c->tangent[3 * i + d] = geom_of(k, d + 3);
-    c->binormal[3 * i + d] = geom_of(k, d + 6);
     c->ca[3 * i + d] = geom_of(k, d + 9);
     c->cb[3 * i + d] = geom_of(k, d + 12);
   }
@@ -484,8 +482,6 @@ static void expect_full(const moreau_contacts *c, moreau_lid i, const char *what
                 c->b[i], lid_of(k), -lid_of(k));
   for (int d = 0; d < 3; d++) {
     ck_assert_msg(c->normal[3 * i + d] == geom_of(k, d), "%s: contact %d normal[%d]", what, i, d);
-    ck_assert_msg(c->tangent[3 * i + d] == geom_of(k, d + 3), "%s: contact %d tangent[%d]", what, i, d);
-    ck_assert_msg(c->binormal[3 * i + d] == geom_of(k, d + 6), "%s: contact %d binormal[%d]", what, i, d);
     ck_assert_msg(c->ca[3 * i + d] == geom_of(k, d + 9), "%s: contact %d ca[%d]", what, i, d);
     ck_assert_msg(c->cb[3 * i + d] == geom_of(k, d + 12), "%s: contact %d cb[%d]", what, i, d);
   }
@@ -670,8 +666,7 @@ START_TEST(test_contacts_records)
     expect_history(d, i, 0, "history record");
     ck_assert_msg(d->a[i] == -1 && d->b[i] == -1, "record %d: a %d b %d, want -1 -1", i, d->a[i], d->b[i]);
     for (int e = 0; e < 3; e++)
-      ck_assert_msg(d->normal[3 * i + e] == 0.0 && d->tangent[3 * i + e] == 0.0 && d->binormal[3 * i + e] == 0.0 &&
-                        d->ca[3 * i + e] == 0.0 && d->cb[3 * i + e] == 0.0,
+      ck_assert_msg(d->normal[3 * i + e] == 0.0 && d->ca[3 * i + e] == 0.0 && d->cb[3 * i + e] == 0.0,
                     "record %d: geometry component %d not zero", i, e);
     ck_assert_msg(d->gap[i] == 0.0, "record %d: gap %.17g, want 0", i, d->gap[i]);
   }
@@ -756,6 +751,74 @@ START_TEST(test_contacts_history_list)
 }
 END_TEST
 
+/* The frame contacts do not store: orthonormal and right-handed (s = n x t)
+ * for normals along the axes (ties of the smallest component), the
+ * diagonals and a spiral over the sphere; in 2D t is n turned by +90
+ * degrees and s = e_z, bit for bit. The world force has the frame
+ * components back. */
+START_TEST(test_contacts_frame)
+{
+  /* Two or three components of equal size (ties of the smallest one). */
+  static const double ties[6][3] = {{1, 1, 0}, {1, -1, 0}, {0, 1, 1}, {1, 0, -1}, {1, 1, -1}, {-1, 1, 1}};
+  double n[3], t[3], s[3], again[2][3], st[3];
+  moreau_contacts *c;
+  const int N = 200;
+  for (int k = 0; k < 12 + N; k++) {
+    if (k < 6) { /* the axes, both ways */
+      n[0] = n[1] = n[2] = 0.0;
+      n[k / 2] = k % 2 ? -1.0 : 1.0;
+    } else if (k < 12) {
+      const double *e = ties[k - 6];
+      double len = sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
+      for (int d = 0; d < 3; d++)
+        n[d] = e[d] / len;
+    } else { /* a spiral over the sphere */
+      double z = 1.0 - (2.0 * (k - 12) + 1.0) / N, r = sqrt(1.0 - z * z), phi = 2.399963229728653 * (k - 12);
+      n[0] = r * cos(phi);
+      n[1] = r * sin(phi);
+      n[2] = z;
+    }
+    moreau_contact_frame(3, n, t, s);
+    moreau_contact_frame(3, n, again[0], again[1]);
+    ck_assert_msg(!memcmp(t, again[0], sizeof(t)) && !memcmp(s, again[1], sizeof(s)), "normal %d: frame changes", k);
+    double tt = t[0] * t[0] + t[1] * t[1] + t[2] * t[2], nt = n[0] * t[0] + n[1] * t[1] + n[2] * t[2];
+    ck_assert_msg(fabs(tt - 1.0) < 1e-15 && fabs(nt) < 1e-15, "normal %d: |t|^2 - 1 %.3g, n . t %.3g", k, tt - 1.0, nt);
+    st[0] = n[1] * t[2] - n[2] * t[1];
+    st[1] = n[2] * t[0] - n[0] * t[2];
+    st[2] = n[0] * t[1] - n[1] * t[0];
+    for (int d = 0; d < 3; d++)
+      ck_assert_msg(s[d] == st[d], "normal %d: s[%d] %.17g, n x t %.17g", k, d, s[d], st[d]);
+  }
+  for (int k = 0; k < 16; k++) {
+    n[0] = cos(0.4 * k);
+    n[1] = sin(0.4 * k);
+    n[2] = 0.0;
+    moreau_contact_frame(2, n, t, s);
+    ck_assert_msg(t[0] == -n[1] && t[1] == n[0] && t[2] == 0.0, "2D normal %d: t (%g, %g, %g)", k, t[0], t[1], t[2]);
+    ck_assert_msg(s[0] == 0.0 && s[1] == 0.0 && s[2] == 1.0, "2D normal %d: s (%g, %g, %g)", k, s[0], s[1], s[2]);
+  }
+
+  ck_assert_int_eq(moreau_contacts_create(0, &c), MOREAU_SUCCESS);
+  ck_assert_int_eq(moreau_contacts_push(c, 0, 1, 0, 0, 1, NULL), MOREAU_SUCCESS);
+  for (int dim = 2; dim <= 3; dim++) {
+    const double f[3] = {2.0, -0.5, dim == 3 ? 0.25 : 0.0};
+    double w[3];
+    c->normal[0] = 0.6;
+    c->normal[1] = dim == 3 ? 0.0 : 0.8;
+    c->normal[2] = dim == 3 ? 0.8 : 0.0;
+    memcpy(c->force, f, sizeof(f));
+    moreau_contact_frame(dim, c->normal, t, s);
+    moreau_contacts_world_force(c, dim, 0, w);
+    const double *e[3] = {c->normal, t, s};
+    for (int i = 0; i < 3; i++) {
+      double fi = w[0] * e[i][0] + w[1] * e[i][1] + w[2] * e[i][2];
+      ck_assert_msg(fabs(fi - f[i]) < 1e-15, "%dD: world force . e_%d %.17g, want %.17g", dim, i, fi, f[i]);
+    }
+  }
+  ck_assert_int_eq(moreau_contacts_destroy(&c), MOREAU_SUCCESS);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
   int status;
@@ -779,6 +842,7 @@ int main(int argc, char **argv)
   tcase_add_test(contacts, test_contacts_compact);
   tcase_add_test(contacts, test_contacts_records);
   tcase_add_test(contacts, test_contacts_history_list);
+  tcase_add_test(contacts, test_contacts_frame);
   suite_add_tcase(s, tables);
   suite_add_tcase(s, bodies);
   suite_add_tcase(s, contacts);

@@ -93,7 +93,6 @@ START_TEST(contact_set_matches_one_rank)
     walls += MOREAU_GID_IS_WALL(c[k].gid_b);
     worst = fmax(worst, max_diff(&c[k].gap, &ref[k].gap, 1, &bitwise));
     worst = fmax(worst, max_diff(c[k].normal, ref[k].normal, 3, &bitwise));
-    worst = fmax(worst, max_diff(c[k].tangent, ref[k].tangent, 3, &bitwise));
     worst = fmax(worst, max_diff(c[k].ca, ref[k].ca, 3, &bitwise));
     worst = fmax(worst, max_diff(c[k].cb, ref[k].cb, 3, &bitwise));
   }
