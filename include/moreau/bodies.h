@@ -72,6 +72,13 @@ static inline void moreau_bodies_contactor(const moreau_bodies *b, moreau_lid i,
                          radius);
 }
 
+/* The radius of contactor j of body i (as moreau_bodies_contactor gives it). */
+static inline double moreau_bodies_contactor_radius(const moreau_bodies *b, moreau_lid i, int j)
+{
+  if (b->shape[i] <= 0) return b->radius[i];
+  return b->radius[i] * b->shapes->radius[b->shapes->first[b->shape[i] - 1] + j];
+}
+
 /* Area (2D) or volume (3D) of body i: of the union of its contactors. */
 double moreau_bodies_measure(const moreau_bodies *b, moreau_lid i);
 /* The union's measure over the sum of its contactors' measures (1 for a

@@ -1,6 +1,7 @@
 #ifndef MOREAU_CONTACTS_H
 #define MOREAU_CONTACTS_H
 
+#include "moreau/bodies.h"
 #include "moreau/error.h"
 #include "moreau/fields.h"
 #include "moreau/types.h"
@@ -33,7 +34,6 @@ typedef struct {
   double *normal;
   double *ca, *cb; /* from the centre of a (of b) to the contact point */
   double *gap;     /* signed distance at detection; < 0 is an overlap */
-  double *radii;   /* the radii of the two contactors that touch (b's 0 for a wall) */
   double *vshift;  /* velocity of the image of b that a touches, on top of b's own (Lees-Edwards; else 0) */
   double *force;   /* (f_n, f_t, f_s) */
   int state_width;
@@ -49,6 +49,15 @@ typedef struct {
 void moreau_contact_frame(int dim, const double *n, double *t, double *s);
 /* The force of contact k in world components: f_n n + f_t t + f_s s. */
 void moreau_contacts_world_force(const moreau_contacts *c, int dim, moreau_lid k, double *f);
+
+/* The radii of the two contactors that contact k joins (the halves of its
+ * point; rb is 0 for a wall), which the bodies hold. */
+static inline void moreau_contacts_radii(const moreau_contacts *c, const moreau_bodies *b, moreau_lid k, double *ra,
+                                         double *rb)
+{
+  *ra = moreau_bodies_contactor_radius(b, c->a[k], c->point[k] >> 16);
+  *rb = c->b[k] >= 0 ? moreau_bodies_contactor_radius(b, c->b[k], c->point[k] & 0xffff) : 0.0;
+}
 
 /* state_width >= 0: doubles of law state per contact (moreau_law_state_width). */
 MOREAU_MUST_CHECK moreau_err moreau_contacts_create(int state_width, moreau_contacts **c);

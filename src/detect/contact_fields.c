@@ -26,7 +26,6 @@ static const moreau_field contact_fields[] = {
     FIELD("ca", F64, 3, 0, ca),
     FIELD("cb", F64, 3, 0, cb),
     FIELD("gap", F64, 1, 0, gap),
-    FIELD("radii", F64, 2, 0, radii),
     FIELD("vshift", F64, 3, 0, vshift),
 };
 enum { N_HISTORY = 5 };

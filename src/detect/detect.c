@@ -42,11 +42,10 @@ double moreau_detector_skin(const moreau_detector *d) { return d->skin; }
 int64_t moreau_detector_builds(const moreau_detector *d) { return d->builds; }
 
 /* One touching pair of contactors: centre ya of radius ra on body a (centre
- * of mass xa), yb of radius rb on b (or a wall when xb is NULL), normal n
- * from a to b. */
+ * of mass xa), and body b's centre of mass xb (NULL for a wall). */
 typedef struct {
   const double *xa, *ya, *xb;
-  double ra, rb;
+  double ra;
 } contactor_pair;
 
 /* The contact point sits in the middle of the gap (or of the overlap); the
@@ -68,8 +67,6 @@ static moreau_err push_contact(moreau_contacts *c, const moreau_bodies *b, morea
     c->vshift[3 * k + i] = vshift ? vshift[i] : 0.0;
   }
   c->gap[k] = gap;
-  c->radii[2 * k] = cp->ra;
-  c->radii[2 * k + 1] = cp->rb;
   return MOREAU_SUCCESS;
 }
 
@@ -104,7 +101,7 @@ static moreau_err try_pair(moreau_contacts *c, const moreau_bodies *b, moreau_li
       if (dist > 0.0)
         for (int k = 0; k < 3; k++)
           nrm[k] = dy[k] / dist;
-      contactor_pair cp = {xa, ya, xb, ra, rb};
+      contactor_pair cp = {xa, ya, xb, ra};
       MOREAU_CALL(push_contact(c, b, a, ib, b->gid[ib], point_key(i, j), &cp, nrm, dist - ra - rb, vshift));
     }
   }
@@ -128,7 +125,7 @@ static moreau_err walls_of(const moreau_bodies *b, const moreau_walls *w, moreau
       moreau_bodies_contactor(b, a, i, xa, ya, &ra);
       double gap = (ya[0] - p[0]) * nw[0] + (ya[1] - p[1]) * nw[1] + (ya[2] - p[2]) * nw[2] - ra;
       if (gap >= alert) continue;
-      contactor_pair cp = {xa, ya, NULL, ra, 0.0};
+      contactor_pair cp = {xa, ya, NULL, ra};
       MOREAU_CALL(push_contact(c, b, a, -(iw + 1), MOREAU_WALL_GID(iw), point_key(i, 0), &cp, n, gap, NULL));
     }
   }

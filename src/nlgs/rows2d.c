@@ -16,7 +16,8 @@ static moreau_lid build2d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     const double tx = -n[1], ty = n[0];
     int mat_b;
     /* The reduced radius of the two contactors that touch (a wall: a's). */
-    const double ra = c->radii[2 * k], rb = c->radii[2 * k + 1];
+    double ra, rb;
+    moreau_contacts_radii(c, b, k, &ra, &rb);
     double r_eff = ra;
     r->va = &b->v[3 * ia];
     r->wa = &b->w[3 * ia + 2];

@@ -37,7 +37,8 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     const double *e[3] = {&c->normal[3 * k], t, bn};
     int mat_b;
     /* The reduced radius of the two contactors that touch (a wall: a's). */
-    const double ra = c->radii[2 * k], rb = c->radii[2 * k + 1];
+    double ra, rb;
+    moreau_contacts_radii(c, b, k, &ra, &rb);
     double r_eff = ra;
     memcpy(r->n, e[0], sizeof(r->n));
     memcpy(r->t, e[1], sizeof(r->t));

@@ -196,8 +196,9 @@ static moreau_err check_overlaps(moreau_sim *sim, double tol)
   MOREAU_CALL(moreau_part_owned_by_gid(sim->part, b, &by_gid));
   MOREAU_CALL(moreau_detect(sim->detector, sim->domain, b, sim->walls, 0.0, by_gid, c));
   for (moreau_lid k = 0; k < c->n; k++) {
-    double r = c->b[k] >= 0 ? fmin(c->radii[2 * k], c->radii[2 * k + 1]) : c->radii[2 * k];
-    double rel = -c->gap[k] / r;
+    double ra, rb;
+    moreau_contacts_radii(c, b, k, &ra, &rb);
+    double r = c->b[k] >= 0 ? fmin(ra, rb) : ra, rel = -c->gap[k] / r;
     if (rel > tol && rel > worst) {
       worst = rel;
       wk = k;

@@ -26,7 +26,9 @@ static double worst_overlap(const moreau_sim *sim, moreau_lid *which)
   double worst = 0.0;
   *which = -1;
   for (moreau_lid k = 0; k < c->n; k++) {
-    double r = c->b[k] >= 0 ? fmin(c->radii[2 * k], c->radii[2 * k + 1]) : c->radii[2 * k];
+    double ra, rb;
+    moreau_contacts_radii(c, sim->bodies, k, &ra, &rb);
+    double r = c->b[k] >= 0 ? fmin(ra, rb) : ra;
     if (-c->gap[k] / r > worst) {
       worst = -c->gap[k] / r;
       *which = k;
