@@ -41,14 +41,6 @@ run() {
   rc=$?
 }
 
-# run_unchecked NP ARGS...: run, but under the sanitizers without the leak
-# check at exit, for the dozens of alike runs of a loop (the damaged files):
-# its slow unwinder costs 2.5 s of each such run's 2.7 s. ASan and UBSan stay
-# on; the one run of each kind outside the loops keeps the leak check.
-run_unchecked() {
-  ASAN_OPTIONS=${ASAN_OPTIONS/detect_leaks=1/detect_leaks=0} run "$@"
-}
-
 # Standard error holds nothing from moreau but (optionally) notes about
 # removed partial checkpoints and snapshots (a kill may land while either is
 # written), and nothing from mpiexec.
