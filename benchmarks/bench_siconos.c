@@ -214,8 +214,9 @@ static void free_velocities(bench_siconos *s)
   const size_t jside = (size_t)(s->m * s->ndof);
   for (int i = 0; i < s->nc; i++) {
     moreau_lid k = s->perm[i];
-    double u[3] = {0.0, 0.0, 0.0};
+    double u[3] = {0.0, 0.0, 0.0}, e[3][3], um[3];
     int mat_b;
+    contact_frame(c, s->m, k, e);
     for (int side = 0; side < 2; side++) {
       moreau_lid body = side ? c->b[k] : c->a[k];
       const double *J = &s->jac[2 * jside * (size_t)k + jside * (size_t)side];
@@ -228,8 +229,6 @@ static void free_velocities(bench_siconos *s)
     }
     if (c->b[k] < 0) {
       int iw = -(c->b[k] + 1);
-      double e[3][3];
-      contact_frame(c, s->m, k, e);
       for (int p = 0; p < s->m; p++)
         u[p] += dot3(e[p], &walls->velocity[3 * iw]);
       mat_b = walls->material[iw];
@@ -237,7 +236,9 @@ static void free_velocities(bench_siconos *s)
       mat_b = bd->material[c->b[k]];
     }
     const moreau_pair_law *law = moreau_materials_pair(moreau_sim_materials(sim), bd->material[c->a[k]], mat_b);
-    const double *um = &prob->u_minus[3 * k];
+    /* The relative velocity at the start of the step, in the frame. */
+    for (int p = 0; p < 3; p++)
+      um[p] = dot3(e[p], &prob->u_minus[3 * k]);
     double gpos = c->gap[k] > 0.0 ? c->gap[k] : 0.0, closing = -2.0 * gpos / moreau_sim_dt(sim);
     double un_target = um[0] < closing ? -law->e_n * um[0] : closing;
     s->q[s->m * i] = u[0] - un_target;

@@ -67,9 +67,10 @@ typedef struct {
 } moreau_nlgs_result;
 
 /* What one solve works on. Body velocities on entry are the free velocities
- * U- + dt M^-1 F_ext; u_minus holds, per contact, the relative velocity
- * (n, t, s) at the start of the step (for restitution). On return the body
- * velocities are U+ and contacts->force the converged average forces. */
+ * U- + dt M^-1 F_ext; u_minus holds, per contact, the relative velocity of b
+ * with respect to a at the start of the step, in world components (for
+ * restitution). On return the body velocities are U+ and contacts->force the
+ * converged average forces. */
 typedef struct {
   moreau_bodies *bodies;
   moreau_walls *walls;

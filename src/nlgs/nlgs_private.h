@@ -99,6 +99,15 @@ static inline moreau_lid nlgs_build_contact(const moreau_nlgs *s, moreau_lid kk)
   return s->order_kind != MOREAU_NLGS_ORDER_RANDOM ? s->contact_perm[kk] : kk;
 }
 
+/* u = (du . e[0], du . e[1], du . e[2]): the frame components (n, t, s) of
+ * a contact's relative velocity du at the start of the step, which the
+ * problem holds in world components. */
+static inline void nlgs_frame_components(const double *du, const double *const e[3], double *u)
+{
+  for (int i = 0; i < 3; i++)
+    u[i] = du[0] * e[i][0] + du[1] * e[i][1] + du[2] * e[i][2];
+}
+
 /* rows2d.c, rows3d.c */
 extern const nlgs_dim_ops nlgs_ops2d, nlgs_ops3d;
 

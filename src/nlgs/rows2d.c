@@ -67,7 +67,10 @@ static moreau_lid build2d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     r->inv_det = 1.0 / det;
 
     const moreau_pair_law *pair = moreau_materials_pair(prob->materials, b->material[ia], mat_b);
-    moreau_law_contact lc = {c->gap[k], &prob->u_minus[3 * k], prob->dt, r_eff,
+    double t[3], bn[3], u_minus[3];
+    moreau_contact_frame(2, n, t, bn);
+    nlgs_frame_components(&prob->u_minus[3 * k], (const double *const[3]){n, t, bn}, u_minus);
+    moreau_law_contact lc = {c->gap[k], u_minus, prob->dt, r_eff,
                              c->state_width ? &c->state[(size_t)c->state_width * k] : NULL};
     s->law->setup2d(r, pair, &lc);
     /* The sweep reads b's own velocity; its image moves faster by vshift

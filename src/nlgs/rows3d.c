@@ -95,7 +95,9 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     if (!(moreau_sym3_det(r->W, cof) > 0.0)) continue; /* the local solve needs W^-1 */
 
     const moreau_pair_law *pair = moreau_materials_pair(prob->materials, b->material[ia], mat_b);
-    moreau_law_contact lc = {c->gap[k], &prob->u_minus[3 * k], prob->dt, r_eff,
+    double u_minus[3];
+    nlgs_frame_components(&prob->u_minus[3 * k], e, u_minus);
+    moreau_law_contact lc = {c->gap[k], u_minus, prob->dt, r_eff,
                              c->state_width ? &c->state[(size_t)c->state_width * k] : NULL};
     s->law->setup3d(r, pair, &lc);
     /* The sweep reads b's own velocity; its image moves faster by vshift

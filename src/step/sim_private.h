@@ -14,7 +14,7 @@ struct moreau_sim {
   moreau_walls *walls;
   moreau_materials *materials;
   const moreau_law *law;
-  moreau_shapes *shapes; /* of the cluster bodies; NULL: all plain */
+  moreau_shapes *shapes;     /* of the cluster bodies; NULL: all plain */
   moreau_contacts *contacts; /* this step's */
   moreau_contacts *history;  /* the previous step's, for warm start */
   moreau_detector *detector;
@@ -28,7 +28,7 @@ struct moreau_sim {
   double skin;         /* detection's skin (moreau/detect.h); < 0 before setup means half the largest radius */
   double rmax;         /* global largest body radius, set by setup */
   double overlap_stop; /* largest overlap a step may leave, over the smaller radius; <= 0: no check */
-  double *u_minus;     /* per contact: relative velocity (n, t, s) at the start of the step */
+  double *u_minus;     /* per contact: relative velocity (world) at the start of the step */
   moreau_lid u_minus_cap;
   /* setup leaves the history it distributed in `history` for the first
    * step's warm start; later steps take the last step's contacts. */

@@ -110,8 +110,9 @@ void sim_drift(moreau_sim *sim, double h)
       (void)moreau_domain_wrap(sim->domain, &b->x[3 * i], &b->v[3 * i]);
 }
 
-/* Relative velocity of b with respect to a at each contact point, in the
- * contact frame, from the velocities at the start of the step. */
+/* Relative velocity of b with respect to a at each contact point, in world
+ * components, from the velocities at the start of the step: the row build
+ * takes its frame components, with the frame it forms anyway. */
 moreau_err sim_relative_velocities(moreau_sim *sim)
 {
   const moreau_bodies *b = sim->bodies;
@@ -124,7 +125,7 @@ moreau_err sim_relative_velocities(moreau_sim *sim)
   for (moreau_lid k = 0; k < c->n; k++) {
     moreau_lid ia = c->a[k], ib = c->b[k];
     const double *ca = &c->ca[3 * k], *cb = &c->cb[3 * k], *wa = &b->w[3 * ia];
-    double ua[3], ub[3] = {0, 0, 0}, du[3];
+    double ua[3], ub[3] = {0, 0, 0};
     ua[0] = b->v[3 * ia] + wa[1] * ca[2] - wa[2] * ca[1];
     ua[1] = b->v[3 * ia + 1] + wa[2] * ca[0] - wa[0] * ca[2];
     ua[2] = b->v[3 * ia + 2] + wa[0] * ca[1] - wa[1] * ca[0];
@@ -140,13 +141,7 @@ moreau_err sim_relative_velocities(moreau_sim *sim)
       memcpy(ub, &w->velocity[3 * (-(ib + 1))], sizeof(ub));
     }
     for (int d = 0; d < 3; d++)
-      du[d] = ub[d] + c->vshift[3 * k + d] - ua[d];
-    const double *n = &c->normal[3 * k];
-    double t[3], s[3];
-    moreau_contact_frame(b->dim, n, t, s);
-    sim->u_minus[3 * k] = du[0] * n[0] + du[1] * n[1] + du[2] * n[2];
-    sim->u_minus[3 * k + 1] = du[0] * t[0] + du[1] * t[1] + du[2] * t[2];
-    sim->u_minus[3 * k + 2] = du[0] * s[0] + du[1] * s[1] + du[2] * s[2];
+      sim->u_minus[3 * k + d] = ub[d] + c->vshift[3 * k + d] - ua[d];
   }
   return MOREAU_SUCCESS;
 }
