@@ -15,7 +15,7 @@
 #include "moreau/types.h"
 
 /* One contact as the 2D sweep sees it: everything the local solve reads, in
- * one 192-byte record, so that a randomly ordered sweep touches few cache
+ * one 208-byte record, so that a randomly ordered sweep touches few cache
  * lines. The b side has separate normal and tangential inverse masses because
  * a force-driven wall moves along its normal only. */
 typedef struct {
@@ -180,12 +180,17 @@ static inline void moreau_sweep_add(moreau_sweep_sums *s, double adp, double ap,
 }
 
 /* What one sweep works on: the rows (the law's record type) in the order
- * given. */
+ * given. The blocks and layers orders visit runs: the group's rows listed in
+ * base, cut into runs of `block` consecutive entries, visited in the order
+ * block_perm (nblocks runs), each in its own shuffled order; block is 0 for
+ * the random order. */
 typedef struct {
   void *rows;
   const moreau_lid *order;
   moreau_lid n;
   int max_ratio; /* whether to track the largest ratio (-nlgs_norm max) */
+  const moreau_lid *base, *block_perm;
+  moreau_lid block, nblocks;
 } moreau_law_sweep_args;
 
 /* What a law's setup reads besides the pair parameters: the gap at
@@ -260,12 +265,47 @@ static inline void moreau_prefetch_sides(const void *row)
     solve(&rows[a->order[k]], max_ratio, &s);                                                                          \
   }
 
+/* Entries of run j of a sweep that visits runs. */
+static inline moreau_lid moreau_sweep_run_length(const moreau_law_sweep_args *a, moreau_lid j)
+{
+  const moreau_lid first = a->block_perm[j] * a->block;
+  return a->n - first < a->block ? a->n - first : a->block;
+}
+
+/* A sweep that visits runs of records stored one after the other: while it
+ * sweeps a run, it prefetches the next run's records in the order they are
+ * stored, one a row, and the velocities each points to once it has had
+ * MOREAU_SWEEP_AHEAD rows to arrive. In memory that is a stream, which the
+ * hardware prefetchers run ahead of, where the shuffled order within a run is
+ * not. The look-ahead of the loop above is kept for the first run only: in
+ * the others it would fetch what is already in cache (10^6 disks: 1.48e7
+ * updates/s without it, 1.36-1.54e7 with it, 1.11-1.25e7 with it alone). */
+#define MOREAU_SWEEP_RUNS_LOOP(row_type, solve, max_ratio)                                                             \
+  for (moreau_lid j = 0, k = 0; j < a->nblocks; j++) {                                                                 \
+    const moreau_lid len = moreau_sweep_run_length(a, j);                                                              \
+    const moreau_lid next_len = j + 1 < a->nblocks ? moreau_sweep_run_length(a, j + 1) : 0;                            \
+    const moreau_lid *next = a->base + (j + 1 < a->nblocks ? a->block_perm[j + 1] * a->block : 0);                     \
+    for (moreau_lid i = 0; i < len; i++, k++) {                                                                        \
+      if (j == 0 && k + 2 * MOREAU_SWEEP_AHEAD < a->n)                                                                 \
+        moreau_prefetch_row(&rows[a->order[k + 2 * MOREAU_SWEEP_AHEAD]], sizeof(row_type));                            \
+      if (j == 0 && k + MOREAU_SWEEP_AHEAD < a->n) moreau_prefetch_sides(&rows[a->order[k + MOREAU_SWEEP_AHEAD]]);     \
+      if (i < next_len) moreau_prefetch_row(&rows[next[i]], sizeof(row_type));                                         \
+      if (i >= MOREAU_SWEEP_AHEAD && i - MOREAU_SWEEP_AHEAD < next_len)                                                \
+        moreau_prefetch_sides(&rows[next[i - MOREAU_SWEEP_AHEAD]]);                                                    \
+      solve(&rows[a->order[k]], max_ratio, &s);                                                                        \
+    }                                                                                                                  \
+  }
+
 #define MOREAU_LAW_SWEEP(name, row_type, solve)                                                                        \
   static void name(const moreau_law_sweep_args *a, moreau_sweep_sums *sums)                                            \
   {                                                                                                                    \
     moreau_sweep_sums s = {0, 0, 0, 0, 0};                                                                             \
     row_type *rows = a->rows;                                                                                          \
-    if (a->max_ratio)                                                                                                  \
+    if (a->block && a->max_ratio)                                                                                      \
+      MOREAU_SWEEP_RUNS_LOOP(row_type, solve, 1)                                                                       \
+    else if (a->block)                                                                                                 \
+      MOREAU_SWEEP_RUNS_LOOP(row_type, solve, 0)                                                                       \
+    else if (a->max_ratio)                                                                                             \
       MOREAU_SWEEP_LOOP(row_type, solve, 1)                                                                            \
     else                                                                                                               \
       MOREAU_SWEEP_LOOP(row_type, solve, 0)                                                                            \

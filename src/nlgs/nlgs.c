@@ -402,7 +402,7 @@ moreau_err moreau_nlgs_solve(moreau_nlgs *s, const moreau_nlgs_problem *prob, mo
   const int lagged = s->size > 1;
   int ride = 0, pending = 0, checked = 0;
   MPI_Request req = MPI_REQUEST_NULL;
-  moreau_law_sweep_args args;
+  moreau_law_sweep_args edge_sweep = {0}, inner_sweep;
   MPI_Datatype check_type;
   MPI_Op op;
 
@@ -414,8 +414,9 @@ moreau_err moreau_nlgs_solve(moreau_nlgs *s, const moreau_nlgs_problem *prob, mo
   n_edge = edge_first(s, prob, nrows);
   ride = moreau_part_wall_reduces(prob->part, prob->walls);
   moreau_log_end(MOREAU_EV_NLGS_ROWS);
-  args.rows = s->rows;
-  args.max_ratio = s->norm == MOREAU_NLGS_NORM_MAX;
+  edge_sweep.rows = s->rows;
+  edge_sweep.max_ratio = s->norm == MOREAU_NLGS_NORM_MAX;
+  inner_sweep = edge_sweep;
   memset(res, 0, sizeof(*res));
   MOREAU_MPI_CALL(MPI_Op_create(reduce_sums, 1, &op));
   MOREAU_MPI_CALL(MPI_Type_contiguous(G_N, MPI_DOUBLE, &check_type));
@@ -425,21 +426,17 @@ moreau_err moreau_nlgs_solve(moreau_nlgs *s, const moreau_nlgs_problem *prob, mo
     /* The rows on the interface first, then the exchange of their bodies'
      * velocities is in flight while the interior rows are swept (they touch
      * no body the exchange carries); each group in its own fresh order. */
-    moreau_lid *edge_rows = nlgs_visit_order(s, s->order, n_edge, s->visit);
-    moreau_lid *inner_rows = nlgs_visit_order(s, s->order + n_edge, nrows - n_edge, s->visit + n_edge);
+    const moreau_lid edge_runs = nlgs_visit_order(s, s->order, n_edge, s->visit, 0, &edge_sweep);
+    nlgs_visit_order(s, s->order + n_edge, nrows - n_edge, s->visit + n_edge, edge_runs, &inner_sweep);
     double t_sweep = MPI_Wtime();
     moreau_log_begin(MOREAU_EV_NLGS_SWEEP);
-    args.order = edge_rows;
-    args.n = n_edge;
-    s->sweep(&args, &sums);
+    s->sweep(&edge_sweep, &sums);
     moreau_log_end(MOREAU_EV_NLGS_SWEEP);
     res->sweep_seconds += MPI_Wtime() - t_sweep;
     MOREAU_CALL(moreau_part_interface_average_begin(prob->part, prob->bodies, prob->walls));
     t_sweep = MPI_Wtime();
     moreau_log_begin(MOREAU_EV_NLGS_SWEEP);
-    args.order = inner_rows;
-    args.n = nrows - n_edge;
-    s->sweep(&args, &inner);
+    s->sweep(&inner_sweep, &inner);
     moreau_log_end(MOREAU_EV_NLGS_SWEEP);
     res->sweep_seconds += MPI_Wtime() - t_sweep;
     add_sums(&sums, &inner);

@@ -110,23 +110,33 @@ static void shuffle_range(moreau_rng *rng, moreau_lid *a, moreau_lid n)
   }
 }
 
-moreau_lid *nlgs_visit_order(moreau_nlgs *s, moreau_lid *base, moreau_lid n, moreau_lid *out)
+moreau_lid nlgs_visit_order(moreau_nlgs *s, moreau_lid *base, moreau_lid n, moreau_lid *out, moreau_lid perm_at,
+                            moreau_law_sweep_args *a)
 {
-  moreau_lid nb, at = 0;
+  moreau_lid nb, at = 0, *perm;
+  a->n = n;
   if (s->order_kind == MOREAU_NLGS_ORDER_RANDOM) {
     shuffle_range(&s->rng, base, n);
-    return base;
+    a->order = base;
+    a->block = a->nblocks = 0;
+    return 0;
   }
+  perm = s->block_perm + perm_at;
   nb = (n + s->block - 1) / s->block;
   for (moreau_lid j = 0; j < nb; j++)
-    s->block_perm[j] = j;
-  if (s->order_kind == MOREAU_NLGS_ORDER_BLOCKS) shuffle_range(&s->rng, s->block_perm, nb);
+    perm[j] = j;
+  if (s->order_kind == MOREAU_NLGS_ORDER_BLOCKS) shuffle_range(&s->rng, perm, nb);
   for (moreau_lid j = 0; j < nb; j++) {
-    moreau_lid first = s->block_perm[j] * s->block, len = n - first < s->block ? n - first : s->block;
+    moreau_lid first = perm[j] * s->block, len = n - first < s->block ? n - first : s->block;
     for (moreau_lid i = 0; i < len; i++)
       out[at + i] = base[first + i];
     shuffle_range(&s->rng, &out[at], len);
     at += len;
   }
-  return out;
+  a->order = out;
+  a->base = base;
+  a->block_perm = perm;
+  a->block = s->block;
+  a->nblocks = nb;
+  return nb;
 }

@@ -87,12 +87,15 @@ MOREAU_MUST_CHECK moreau_err nlgs_law_residual_sums(moreau_nlgs *s, moreau_conta
  * order) touch a compact patch of space and of memory. With the layers
  * order: sorted by body a's height along s->down, the highest first. */
 MOREAU_MUST_CHECK moreau_err nlgs_contact_order(moreau_nlgs *s, const moreau_nlgs_problem *prob);
-/* The order to sweep the n rows listed in base (one group) in. Random:
- * base itself, shuffled (a fresh uniform permutation). Blocks: consecutive
- * runs of s->block entries of base, the runs in a fresh random order and
+/* The order to sweep the n rows listed in base (one group) in, set in a
+ * (order, n and the runs). Random: base itself, shuffled (a fresh uniform
+ * permutation). Blocks: consecutive runs of s->block entries of base, the
+ * runs in a fresh random order (in s->block_perm from entry perm_at) and
  * each run shuffled, written to out. Layers: the same runs in their own
- * order (the top first), each shuffled. */
-moreau_lid *nlgs_visit_order(moreau_nlgs *s, moreau_lid *base, moreau_lid n, moreau_lid *out);
+ * order (the top first), each shuffled. Returns the number of runs (0 for
+ * random). */
+moreau_lid nlgs_visit_order(moreau_nlgs *s, moreau_lid *base, moreau_lid n, moreau_lid *out, moreau_lid perm_at,
+                            moreau_law_sweep_args *a);
 /* The contact behind the kk-th row built. */
 static inline moreau_lid nlgs_build_contact(const moreau_nlgs *s, moreau_lid kk)
 {

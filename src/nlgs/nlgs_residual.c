@@ -22,7 +22,7 @@ moreau_err nlgs_law_residual_sums(moreau_nlgs *s, moreau_contacts *c, moreau_lid
   const int dim = s->dim, spin = dim == 2 ? 1 : 3, width = c->state_width;
   double saved_v[2][3], saved_w[2][3], saved_state[8];
   moreau_lid one;
-  moreau_law_sweep_args args = {s->rows, &one, 1, 0};
+  moreau_law_sweep_args args = {.rows = s->rows, .order = &one, .n = 1};
   dp[0] = dp[1] = 0.0;
   MOREAU_CHECK(width <= 8, MOREAU_ERR_INTERNAL, "law residual: a contact state of %d doubles (at most 8)", width);
   for (moreau_lid i = 0; i < nrows; i++) {

@@ -40,7 +40,7 @@ static const moreau_law *law(void)
 
 static moreau_sweep_sums sweep2d(moreau_row2d *rows, const moreau_lid *order, moreau_lid n, int max_ratio)
 {
-  moreau_law_sweep_args a = {rows, order, n, max_ratio};
+  moreau_law_sweep_args a = {.rows = rows, .order = order, .n = n, .max_ratio = max_ratio};
   moreau_sweep_sums s;
   memset(&s, 0xa5, sizeof(s)); /* the sweep must set every sum */
   law()->sweep2d(&a, &s);
@@ -49,7 +49,7 @@ static moreau_sweep_sums sweep2d(moreau_row2d *rows, const moreau_lid *order, mo
 
 static moreau_sweep_sums sweep3d(moreau_row3d *rows, const moreau_lid *order, moreau_lid n, int max_ratio)
 {
-  moreau_law_sweep_args a = {rows, order, n, max_ratio};
+  moreau_law_sweep_args a = {.rows = rows, .order = order, .n = n, .max_ratio = max_ratio};
   moreau_sweep_sums s;
   memset(&s, 0xa5, sizeof(s));
   law()->sweep3d(&a, &s);
@@ -360,6 +360,74 @@ START_TEST(test_warm_start_and_order)
   EXPECT_REL(rows[1].pn, m * 1.0, "row 1 solved");
   EXPECT_REL(s.dp, m * 1.0, "sums of the rows in the order");
   ck_assert_msg(s.max_ratio == 0.0, "max_ratio off: not tracked (%g)", s.max_ratio);
+}
+END_TEST
+
+/* Eight disks pressed from all sides into one heavy disk B that does not
+ * turn (rows a_i against B): every row carries an impulse, and B's motion
+ * makes a sweep's result depend on the order the rows are visited in. */
+typedef struct {
+  disk2d a[8];
+  double vb[2], wb;
+  moreau_row2d rows[8];
+} disks_on_b;
+
+static void disks_on_b_build(disks_on_b *f)
+{
+  const double inv_mass_b = 0.1;
+  f->vb[0] = f->vb[1] = f->wb = 0.0;
+  for (int i = 0; i < 8; i++) {
+    const double angle = 2.0 * M_PI * i / 8 + 0.1;
+    disk_on_wall(&f->a[i], 1.0 + 0.1 * i, 0.5, angle, (1.0 + 0.2 * i) * cos(angle) - 0.1 * sin(angle),
+                 (1.0 + 0.2 * i) * sin(angle) + 0.1 * cos(angle), 0.0);
+    setup2d(&f->a[i], 0.3, 0.0, 0.0, 0.0, 0.01); /* B at rest: its targets are the wall's */
+    moreau_row2d *r = &f->a[i].row;
+    r->vb = f->vb;
+    r->wb = &f->wb;
+    r->imb_n = r->imb_t = inv_mass_b;
+    r->Wnn += inv_mass_b;
+    r->Wtt += inv_mass_b;
+    r->inv_det = 1.0 / (r->Wnn * r->Wtt - r->Wnt * r->Wnt);
+    f->rows[i] = *r;
+  }
+}
+
+START_TEST(test_runs_sweep)
+{
+  /* The blocks and layers orders sweep runs of stored rows (prefetching the
+   * next run as they go): the same rows in the same order as the plain loop,
+   * whatever the runs, a short one first here. */
+  const moreau_lid base[8] = {0, 1, 2, 3, 4, 5, 6, 7}, block_perm[3] = {2, 0, 1};
+  const moreau_lid order[8] = {7, 6, 1, 0, 2, 5, 3, 4}; /* run 2 (rows 6, 7), run 0, run 1, each shuffled */
+  const moreau_lid reversed[8] = {4, 3, 5, 2, 0, 1, 6, 7};
+  disks_on_b plain, runs;
+  moreau_sweep_sums s_plain, s_runs;
+  disks_on_b_build(&plain);
+  disks_on_b_build(&runs);
+  s_plain = sweep2d(plain.rows, order, 8, 1);
+  moreau_law_sweep_args a = {.rows = runs.rows,
+                             .order = order,
+                             .n = 8,
+                             .max_ratio = 1,
+                             .base = base,
+                             .block_perm = block_perm,
+                             .block = 3,
+                             .nblocks = 3};
+  memset(&s_runs, 0xa5, sizeof(s_runs));
+  law()->sweep2d(&a, &s_runs);
+  for (int i = 0; i < 8; i++) {
+    ck_assert_msg(plain.rows[i].pn > 0.0, "row %d carries no impulse: a row left out would not show", i);
+    ck_assert_msg(runs.rows[i].pn == plain.rows[i].pn && runs.rows[i].pt == plain.rows[i].pt,
+                  "row %d: (%.17g, %.17g) in runs, (%.17g, %.17g) plain", i, runs.rows[i].pn, runs.rows[i].pt,
+                  plain.rows[i].pn, plain.rows[i].pt);
+  }
+  ck_assert_msg(runs.vb[0] == plain.vb[0] && runs.vb[1] == plain.vb[1], "B's velocity differs between runs and plain");
+  ck_assert_msg(memcmp(&s_runs, &s_plain, sizeof(s_plain)) == 0,
+                "the sweep's sums differ between runs and plain order");
+  /* The result depends on the order: another order ends elsewhere. */
+  disks_on_b_build(&runs);
+  sweep2d(runs.rows, reversed, 8, 0);
+  ck_assert_msg(runs.vb[0] != plain.vb[0] || runs.vb[1] != plain.vb[1], "B ends where it did in another order");
 }
 END_TEST
 
@@ -749,6 +817,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, test_sliding);
   tcase_add_test(tc, test_open_gap);
   tcase_add_test(tc, test_warm_start_and_order);
+  tcase_add_test(tc, test_runs_sweep);
   tcase_add_test(tc, test_3d_cone);
   tcase_add_test(tc, test_2d_cone_edge);
   tcase_add_test(tc, test_3d_cone_edge);

@@ -93,7 +93,7 @@ static void build2d(pair2d *p, const moreau_law *law, const moreau_pair_law *pai
 static moreau_sweep_sums sweep2d(pair2d *p, const moreau_law *law)
 {
   moreau_lid order = 0;
-  moreau_law_sweep_args a = {p->buf, &order, 1, 0};
+  moreau_law_sweep_args a = {.rows = p->buf, .order = &order, .n = 1};
   moreau_sweep_sums s;
   law->sweep2d(&a, &s);
   return s;
@@ -405,7 +405,7 @@ static void build3d(pair3d *p, const moreau_law *law, const moreau_pair_law *pai
 static void sweep3d(pair3d *p, const moreau_law *law)
 {
   moreau_lid order = 0;
-  moreau_law_sweep_args a = {p->buf, &order, 1, 0};
+  moreau_law_sweep_args a = {.rows = p->buf, .order = &order, .n = 1};
   moreau_sweep_sums s;
   law->sweep3d(&a, &s);
 }
