@@ -39,21 +39,13 @@ done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# lattice_n DIM N: k^DIM for the whole k nearest N^(1/DIM).
-lattice_n() {
-  awk -v d="$1" -v n="$2" 'BEGIN { k = int(exp(log(n) / d) + 0.5); printf "%d\n", d == 2 ? k * k : k * k * k }'
-}
+# shellcheck source=lattice_case.sh
+. "$here/lattice_case.sh"
 
 # run DIM N (N = k^DIM): prints "summed peak RSS in kB, steps per second".
 run() {
-  local dim=$1 n=$2 side box
-  if [ "$dim" = 2 ]; then
-    side=$(awk -v n="$n" 'BEGIN { printf "%.4f", sqrt(n) * 1.322 }')
-    box="0,0,$side,$side"
-  else
-    side=$(awk -v n="$n" 'BEGIN { printf "%.4f", exp(log(n) / 3) * 1.324 }')
-    box="0,0,0,$side,$side,$side"
-  fi
+  local dim=$1 n=$2 box
+  box=$(lattice_box "$dim" "$n")
   rm -rf "$work/out"
   mpiexec -n "$ranks" /usr/bin/time -f "peak_rss_kB %M" -a -o "$work/rss" "$build/moreau" -dim "$dim" \
     -gen_type lattice -gen_n "$n" -gen_box "$box" -gen_radius 0.5 -alert 0.4 -steps "$steps" -t_end 1e30 \
