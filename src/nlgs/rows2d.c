@@ -67,9 +67,10 @@ static moreau_lid build2d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     r->inv_det = 1.0 / det;
 
     const moreau_pair_law *pair = moreau_materials_pair(prob->materials, b->material[ia], mat_b);
-    double t[3], bn[3], u_minus[3];
-    moreau_contact_frame(2, n, t, bn);
-    nlgs_frame_components(&prob->u_minus[3 * k], (const double *const[3]){n, t, bn}, u_minus);
+    /* The frame of moreau_contact_frame in 2D: t, and s = e_z. */
+    const double t[3] = {tx, ty, 0.0}, ez[3] = {0.0, 0.0, 1.0};
+    double u_minus[3];
+    nlgs_frame_components(&prob->u_minus[3 * k], (const double *const[3]){n, t, ez}, u_minus);
     moreau_law_contact lc = {c->gap[k], u_minus, prob->dt, r_eff,
                              c->state_width ? &c->state[(size_t)c->state_width * k] : NULL};
     s->law->setup2d(r, pair, &lc);
