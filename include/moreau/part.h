@@ -197,6 +197,16 @@ MOREAU_MUST_CHECK moreau_err moreau_part_wall_interface_build(moreau_part *part,
  * on faster where one rank pushes and another carries (j = 1). */
 static inline double moreau_part_copy_scale(double k, double split) { return k * split > 1.0 ? k * split : 1.0; }
 
+/* The velocities an interface average acts on, wherever the caller keeps
+ * them: local body i's (owned then ghosts) are v[stride i + k] and
+ * w[stride i + k], k < 2 and k < 1 in 2D (vx, vy and wz), k < 3 in 3D. A
+ * solve keeps them in one table (v and w of a body in one cache line);
+ * moreau_bodies holds them in its v and w, stride 3 (in 2D, w = b->w + 2). */
+typedef struct {
+  double *v, *w;
+  int stride;
+} moreau_part_velocities;
+
 /* Not collective. Starts a solve's averages, after moreau_part_interface_build:
  * the velocities of the interface bodies now are where all their copies
  * start, and each copy has its inverse mass scaled by moreau_part_copy_scale
@@ -205,9 +215,10 @@ static inline double moreau_part_copy_scale(double k, double split) { return k *
  * since the last average, which is the change their impulses give the whole
  * body, and gives every copy the result. At 1 (and without this call) the
  * averages are plain means. */
-MOREAU_MUST_CHECK moreau_err moreau_part_interface_start(moreau_part *part, const moreau_bodies *b, double split);
+MOREAU_MUST_CHECK moreau_err moreau_part_interface_start(moreau_part *part, const moreau_bodies *b,
+                                                         const moreau_part_velocities *vel, double split);
 
-/* Collective. Replaces the velocity (v and w; in 2D v[0], v[1], w[2]) of
+/* Collective. Replaces the velocity in vel (of b's local bodies) of
  * every holder copy and of the owner's copy of every interface body by the
  * average over the holder copies (glued as moreau_part_interface_start says
  * when a solve started with a split below 1), summed in a fixed order (the
@@ -216,7 +227,8 @@ MOREAU_MUST_CHECK moreau_err moreau_part_interface_start(moreau_part *part, cons
  * alone. Nonblocking point-to-point messages with interface neighbours only.
  * Then, when w is not NULL and has force-driven walls touched anywhere, their
  * velocities are averaged over the touching ranks (one small reduction). */
-MOREAU_MUST_CHECK moreau_err moreau_part_interface_average(moreau_part *part, moreau_bodies *b, moreau_walls *w);
+MOREAU_MUST_CHECK moreau_err moreau_part_interface_average(moreau_part *part, const moreau_bodies *b,
+                                                           const moreau_part_velocities *vel, moreau_walls *w);
 /* The same in two halves, to overlap the messages with work (ghost
  * begin/end): begin sends the holders' copies of the interface bodies'
  * velocities to their owners and starts the nonblocking reduction of the
@@ -224,7 +236,8 @@ MOREAU_MUST_CHECK moreau_err moreau_part_interface_average(moreau_part *part, mo
  * and sets the walls' averages. Between them the caller may change any
  * velocity but an interface body's (a holder copy or the owner's) or a
  * force-driven wall's that several ranks touch. */
-MOREAU_MUST_CHECK moreau_err moreau_part_interface_average_begin(moreau_part *part, moreau_bodies *b, moreau_walls *w);
+MOREAU_MUST_CHECK moreau_err moreau_part_interface_average_begin(moreau_part *part, const moreau_bodies *b,
+                                                                 const moreau_part_velocities *vel, moreau_walls *w);
 MOREAU_MUST_CHECK moreau_err moreau_part_interface_average_end(moreau_part *part);
 
 /* Not collective; the same answer on every rank. Whether every

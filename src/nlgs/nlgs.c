@@ -75,6 +75,7 @@ moreau_err moreau_nlgs_destroy(moreau_nlgs **nlgs)
   moreau_free(&s->wall_share);
   moreau_free(&s->wall_touched);
   moreau_free(&s->wall_glue);
+  moreau_free(&s->vel);
   moreau_free(nlgs);
   return MOREAU_SUCCESS;
 }
@@ -221,7 +222,8 @@ static moreau_err share_counts(moreau_nlgs *s, const moreau_nlgs_problem *prob)
   MOREAU_CALL(moreau_part_interface_build(prob->part, b, s->touched, s->mult));
   for (moreau_lid i = 0; i < nb; i++)
     s->copy_scale[i] = moreau_part_copy_scale(s->mult[i], s->copy_split);
-  MOREAU_CALL(moreau_part_interface_start(prob->part, b, s->copy_split));
+  const moreau_part_velocities vel = nlgs_velocities_view(s);
+  MOREAU_CALL(moreau_part_interface_start(prob->part, b, &vel, s->copy_split));
   MOREAU_CALL(moreau_part_wall_interface_build(prob->part, prob->walls, s->wall_touched, s->wall_share));
   const moreau_walls *w = prob->walls;
   for (int i = 0; i < w->n; i++) {
@@ -269,10 +271,27 @@ static void reduce_sums(void *in, void *inout, int *len, MPI_Datatype *type)
       b[k] = k == G_MAX_RATIO || k == G_SPREAD ? fmax(a[k], b[k]) : b[k] + a[k];
 }
 
-/* The records of prob's contacts, their impulses applied to the bodies and
- * the copies of interface bodies averaged: the velocities are then those of
- * the contact forces. Returns the record count and the global contact
- * count. */
+/* One interface average of the table's velocities (and of the force-driven
+ * walls'), in two halves. */
+static moreau_err average_begin(moreau_nlgs *s, const moreau_nlgs_problem *prob)
+{
+  const moreau_part_velocities vel = nlgs_velocities_view(s);
+  if (moreau_part_wall_reduces(prob->part, prob->walls)) nlgs_velocities_walls_out(s, prob);
+  MOREAU_CALL(moreau_part_interface_average_begin(prob->part, prob->bodies, &vel, prob->walls));
+  return MOREAU_SUCCESS;
+}
+
+static moreau_err average_end(moreau_nlgs *s, const moreau_nlgs_problem *prob)
+{
+  MOREAU_CALL(moreau_part_interface_average_end(prob->part));
+  if (moreau_part_wall_reduces(prob->part, prob->walls)) nlgs_velocities_walls_in(s, prob);
+  return MOREAU_SUCCESS;
+}
+
+/* The records of prob's contacts, their impulses applied to the table's
+ * velocities and the copies of interface bodies averaged: the velocities are
+ * then those of the contact forces. Returns the record count and the global
+ * contact count. */
 static moreau_err setup_rows(moreau_nlgs *s, const moreau_nlgs_problem *prob, moreau_lid *nrows, int64_t *nglobal)
 {
   const moreau_contacts *c = prob->contacts;
@@ -280,11 +299,13 @@ static moreau_err setup_rows(moreau_nlgs *s, const moreau_nlgs_problem *prob, mo
                prob->bodies->dim);
   MOREAU_CHECK(prob->part, MOREAU_ERR_INTERNAL, "moreau_nlgs_solve: no partition");
   MOREAU_CALL(reserve(s, c->n, moreau_bodies_n_local(prob->bodies), prob->walls->n));
+  MOREAU_CALL(nlgs_velocities_gather(s, prob));
   MOREAU_CALL(share_counts(s, prob));
   MOREAU_CALL(nlgs_contact_order(s, prob));
   *nrows = s->ops->build(s, prob);
   MOREAU_ASSERT(*nrows >= 0 && *nrows <= c->n);
-  MOREAU_CALL(moreau_part_interface_average(prob->part, prob->bodies, prob->walls));
+  MOREAU_CALL(average_begin(s, prob));
+  MOREAU_CALL(average_end(s, prob));
   *nglobal = c->n;
   MOREAU_MPI_CALL(MPI_Allreduce(MPI_IN_PLACE, nglobal, 1, MPI_INT64_T, MPI_SUM, s->comm));
   return MOREAU_SUCCESS;
@@ -307,6 +328,7 @@ moreau_err moreau_nlgs_law_residual(moreau_nlgs *s, const moreau_nlgs_problem *p
   MOREAU_CALL(setup_rows(s, prob, &nrows, &nglobal));
   *residual = 0.0;
   if (!s->law->explicit_forces) MOREAU_CALL(law_residual(s, prob->contacts, nrows, residual));
+  nlgs_velocities_scatter(s, prob);
   return MOREAU_SUCCESS;
 }
 
@@ -433,7 +455,7 @@ moreau_err moreau_nlgs_solve(moreau_nlgs *s, const moreau_nlgs_problem *prob, mo
     s->sweep(&edge_sweep, &sums);
     moreau_log_end(MOREAU_EV_NLGS_SWEEP);
     res->sweep_seconds += MPI_Wtime() - t_sweep;
-    MOREAU_CALL(moreau_part_interface_average_begin(prob->part, prob->bodies, prob->walls));
+    MOREAU_CALL(average_begin(s, prob));
     t_sweep = MPI_Wtime();
     moreau_log_begin(MOREAU_EV_NLGS_SWEEP);
     s->sweep(&inner_sweep, &inner);
@@ -441,7 +463,7 @@ moreau_err moreau_nlgs_solve(moreau_nlgs *s, const moreau_nlgs_problem *prob, mo
     res->sweep_seconds += MPI_Wtime() - t_sweep;
     add_sums(&sums, &inner);
     s->updates += nrows;
-    MOREAU_CALL(moreau_part_interface_average_end(prob->part));
+    MOREAU_CALL(average_end(s, prob));
     res->iterations = it;
     if (s->law->explicit_forces) { /* the forces were functions of the state: done */
       res->converged = 1;
@@ -487,6 +509,7 @@ moreau_err moreau_nlgs_solve(moreau_nlgs *s, const moreau_nlgs_problem *prob, mo
   moreau_log_begin(MOREAU_EV_NLGS_ROWS);
   if (c->n) memset(c->force, 0, 3 * (size_t)c->n * sizeof(double));
   s->ops->store(s, nrows, prob->dt, c);
+  nlgs_velocities_scatter(s, prob);
   moreau_log_end(MOREAU_EV_NLGS_ROWS);
   res->seconds = MPI_Wtime() - t0;
   return MOREAU_SUCCESS;

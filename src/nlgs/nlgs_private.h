@@ -49,11 +49,22 @@ struct moreau_nlgs {
                                spheres) */
   char *touched;
   int wall_cap;
-  double *wall_share;  /* per wall: ranks whose contacts touch it */
-  char *wall_touched;  /* per wall: whether this rank's contacts touch it */
-  double *wall_glue;   /* per force wall, stride 3: N sqrt(wall_share / M), for its grains' rows */
-  double zero_spin[3]; /* spin of a wall: never changes since its inverse inertia is 0 */
+  double *wall_share; /* per wall: ranks whose contacts touch it */
+  char *wall_touched; /* per wall: whether this rank's contacts touch it */
+  double *wall_glue;  /* per force wall, stride 3: N sqrt(wall_share / M), for its grains' rows */
+  /* The velocities the solve moves (nlgs_velocities.c): an entry of
+   * vel_stride doubles per local body, then per wall, each in one cache
+   * line: (vx, vy, wz, -) in 2D, (v, w, -, -) in 3D. The records point into
+   * it, so a random sweep fetches one line per side, not a velocity's and a
+   * spin's. A wall's spin stays 0 (its inverse inertia is 0). */
+  double *vel;
+  moreau_lid vel_cap, vel_walls; /* entries allocated; the first wall's entry */
+  int vel_stride, spin_at;
 };
+
+/* Velocity and spin of entry i of the solve's table (spin: wz in 2D). */
+static inline double *nlgs_velocity(const moreau_nlgs *s, moreau_lid i) { return &s->vel[(size_t)s->vel_stride * i]; }
+static inline double *nlgs_spin(const moreau_nlgs *s, moreau_lid i) { return nlgs_velocity(s, i) + s->spin_at; }
 
 /* Record i of the rows (the law's record size is the stride). */
 static inline void *nlgs_row(const moreau_nlgs *s, moreau_lid i) { return (char *)s->rows + (size_t)i * s->row_size; }
@@ -69,12 +80,27 @@ static inline int nlgs_same_wall(const moreau_bodies *b, moreau_lid ia, moreau_l
  * the wall's velocity (the grain is fixed to it and does not turn); g is
  * the wall's share vector when it is force-driven, else NULL. */
 static inline void nlgs_glued_side(moreau_nlgs *s, const moreau_walls *w, int iw, double **v, double **spin,
-                                   const double **g, int dim)
+                                   const double **g)
 {
-  *v = &w->velocity[3 * iw];
-  *spin = &s->zero_spin[dim == 2 ? 2 : 0];
+  *v = nlgs_velocity(s, s->vel_walls + iw);
+  *spin = nlgs_spin(s, s->vel_walls + iw);
   *g = w->mode[iw] == MOREAU_WALL_FORCE ? &s->wall_glue[3 * iw] : NULL;
 }
+
+/* nlgs_velocities.c */
+/* Sizes the table for prob's local bodies and walls and copies their
+ * velocities in. */
+MOREAU_MUST_CHECK moreau_err nlgs_velocities_gather(moreau_nlgs *s, const moreau_nlgs_problem *prob);
+/* Copies the table's velocities back to the bodies and walls. */
+void nlgs_velocities_scatter(const moreau_nlgs *s, const moreau_nlgs_problem *prob);
+/* The table as the partition's interface average sees it. */
+moreau_part_velocities nlgs_velocities_view(const moreau_nlgs *s);
+/* The partition averages force-driven walls' velocities in prob->walls:
+ * around an average that does (moreau_part_wall_reduces), the table's wall
+ * entries go out to the walls before it begins and come back after it
+ * ends. */
+void nlgs_velocities_walls_out(const moreau_nlgs *s, const moreau_nlgs_problem *prob);
+void nlgs_velocities_walls_in(const moreau_nlgs *s, const moreau_nlgs_problem *prob);
 
 /* nlgs_residual.c: this rank's sums of the law residual over the nrows
  * records, sum |P_local - P| in dp[0] and sum |P_local| in dp[1]; the state

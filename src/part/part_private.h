@@ -114,10 +114,11 @@ struct moreau_part {
    * started from at the last average (ncomp doubles a slot). */
   double iface_split;
   double *iface_base;
-  part_plan gather_send;  /* ghost lids of touched ghosts, per owner */
-  part_plan gather_recv;  /* interface slots, per holder, in the holder's order */
-  part_plan scatter_send; /* owned lids with >= 2 holders, per remote holder */
-  part_plan scatter_recv; /* ghost lids with >= 2 holders, per owner */
+  moreau_part_velocities iface_vel; /* what the average in flight acts on (its reduce's obj) */
+  part_plan gather_send;            /* ghost lids of touched ghosts, per owner */
+  part_plan gather_recv;            /* interface slots, per holder, in the holder's order */
+  part_plan scatter_send;           /* owned lids with >= 2 holders, per remote holder */
+  part_plan scatter_recv;           /* ghost lids with >= 2 holders, per owner */
   double *gather_sbuf, *gather_rbuf, *scatter_sbuf, *scatter_rbuf;
   int buf_width; /* doubles per body the slot sum and the four buffers have room for */
   /* Of the last average: the largest |copy - average| of the first

@@ -75,6 +75,12 @@ long part_test_maps_differ(const moreau_part *a, const moreau_part *b);
 /* Collective. 1 on a rank whose map differs from rank 0's. */
 long part_test_map_as_root(const moreau_part *part);
 
+/* The bodies' own velocities as an interface average's input. */
+static inline moreau_part_velocities part_test_body_velocities(moreau_bodies *b)
+{
+  return (moreau_part_velocities){b->v, b->dim == 2 ? b->w + 2 : b->w, 3};
+}
+
 /* Collective: gathers n records of width doubles from every rank on rank 0,
  * which gets them in rank order (*all, malloc'ed) with the count of each
  * rank (*counts, malloc'ed, size entries); other ranks get NULLs. */

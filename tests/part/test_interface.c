@@ -174,18 +174,19 @@ static void run_split(int dim, int rank, moreau_part *part, moreau_bodies *b, co
                       double split, int rounds, double *rec)
 {
   int nc = dim == 2 ? 3 : 6;
+  const moreau_part_velocities bv = part_test_body_velocities(b);
   for (moreau_lid i = 0; i < moreau_bodies_n_local(b); i++) {
     memset(&b->v[3 * i], 0, 3 * sizeof(double));
     memset(&b->w[3 * i], 0, 3 * sizeof(double));
     for (int c = 0; c < nc; c++)
       *component(dim, b, i, c) = common(b->gid[i], c);
   }
-  PT_TRY(moreau_part_interface_start(part, b, split));
+  PT_TRY(moreau_part_interface_start(part, b, &bv, split));
   for (int j = 1; j <= rounds; j++) {
     for (moreau_lid i = 0; i < moreau_bodies_n_local(b); i++)
       for (int c = 0; touched[i] && c < nc; c++)
         *component(dim, b, i, c) += moreau_part_copy_scale(mult[i], split) * j * change(rank, b->gid[i], c);
-    PT_TRY(moreau_part_interface_average(part, b, NULL));
+    PT_TRY(moreau_part_interface_average(part, b, &bv, NULL));
   }
   for (moreau_lid i = 0; i < moreau_bodies_n_local(b); i++)
     components(dim, b, i, &rec[(size_t)REC * i + 5]);
@@ -215,6 +216,7 @@ static void run_interface(const part_test_scene *s, moreau_part_type type)
   PT_TRY(moreau_part_setup(part, b, NULL, 0.5));
   PT_TRY(moreau_part_ghosts(part, b, s->rmax + 0.25));
   n_local = moreau_bodies_n_local(b);
+  moreau_part_velocities bv = part_test_body_velocities(b);
   touched = malloc((size_t)n_local + 1);
   mult = malloc((size_t)n_local * sizeof(double) + 1);
   rec = malloc((size_t)n_local * REC * sizeof(double) + 1);
@@ -223,7 +225,7 @@ static void run_interface(const part_test_scene *s, moreau_part_type type)
     touched[i] = (char)touched_copy(rank, b->gid[i], i >= b->n_owned);
   set_initial(s->dim, rank, b);
   PT_TRY(moreau_part_interface_build(part, b, touched, mult));
-  PT_TRY(moreau_part_interface_average(part, b, NULL));
+  PT_TRY(moreau_part_interface_average(part, b, &bv, NULL));
   double spread = moreau_part_interface_spread(part), want_spread;
   MPI_Allreduce(MPI_IN_PLACE, &spread, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
 
@@ -262,7 +264,7 @@ static void run_interface(const part_test_scene *s, moreau_part_type type)
     local_bad = 0;
     set_initial(s->dim, rank, b);
     if (rebuild) PT_TRY(moreau_part_interface_build(part, b, touched, mult));
-    PT_TRY(moreau_part_interface_average(part, b, NULL));
+    PT_TRY(moreau_part_interface_average(part, b, &bv, NULL));
     for (moreau_lid i = 0; i < n_local; i++) {
       double c[MAXC] = {0};
       components(s->dim, b, i, c);
@@ -276,8 +278,8 @@ static void run_interface(const part_test_scene *s, moreau_part_type type)
    * rank) may change and keep their change; the others average as in one
    * call. An exchange cannot begin twice or end unbegun. */
   set_initial(s->dim, rank, b);
-  PT_TRY(moreau_part_interface_average_begin(part, b, NULL));
-  ck_assert_int_eq(moreau_part_interface_average_begin(part, b, NULL), MOREAU_ERR_INTERNAL);
+  PT_TRY(moreau_part_interface_average_begin(part, b, &bv, NULL));
+  ck_assert_int_eq(moreau_part_interface_average_begin(part, b, &bv, NULL), MOREAU_ERR_INTERNAL);
   moreau_error_clear();
   for (moreau_lid i = 0; i < n_local; i++)
     if (free_copy(b, touched, mult, i)) b->v[3 * i] = -1.0 - (double)i;
@@ -309,8 +311,8 @@ static void run_interface(const part_test_scene *s, moreau_part_type type)
     free(all);
     free(counts);
   }
-  ck_assert_int_eq(moreau_part_interface_start(part, b, 1.5), MOREAU_ERR_INTERNAL);
-  ck_assert_int_eq(moreau_part_interface_start(part, b, 0.4), MOREAU_ERR_INTERNAL);
+  ck_assert_int_eq(moreau_part_interface_start(part, b, &bv, 1.5), MOREAU_ERR_INTERNAL);
+  ck_assert_int_eq(moreau_part_interface_start(part, b, &bv, 0.4), MOREAU_ERR_INTERNAL);
   moreau_error_clear();
 
   /* The sum over the holders, MAXC values per body: wider than the 2D
@@ -330,7 +332,8 @@ static void run_interface(const part_test_scene *s, moreau_part_type type)
 
   /* New ghosts invalidate the plan. */
   PT_TRY(moreau_part_ghosts(part, b, s->rmax + 0.25));
-  ck_assert_int_eq(moreau_part_interface_average(part, b, NULL), MOREAU_ERR_INTERNAL);
+  bv = part_test_body_velocities(b);
+  ck_assert_int_eq(moreau_part_interface_average(part, b, &bv, NULL), MOREAU_ERR_INTERNAL);
   moreau_error_clear();
   ck_assert_int_eq(moreau_part_interface_sum(part, b, values, MAXC), MOREAU_ERR_INTERNAL);
   moreau_error_clear();

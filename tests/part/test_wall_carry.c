@@ -70,6 +70,7 @@ static void run_carry(const part_test_scene *s)
   PT_TRY(moreau_part_create(MPI_COMM_WORLD, &part));
   PT_TRY(moreau_part_setup(part, b, NULL, 0.5));
   PT_TRY(moreau_part_ghosts(part, b, s->rmax + 0.25));
+  const moreau_part_velocities bv = part_test_body_velocities(b);
   touched = calloc((size_t)moreau_bodies_n_local(b) + 1, 1);
   mult = malloc((size_t)moreau_bodies_n_local(b) * sizeof(double) + 1);
   PT_TRY(moreau_part_interface_build(part, b, touched, mult));
@@ -95,7 +96,7 @@ static void run_carry(const part_test_scene *s)
     ck_assert_int_eq(moreau_part_wall_carry(part, sent, NCARRY, op, got), MOREAU_ERR_INTERNAL);
     moreau_error_clear();
     sent[0] = sent[1] = sent[2] = -7.0; /* taken at the call: later changes do not travel */
-    PT_TRY(moreau_part_interface_average(part, b, w));
+    PT_TRY(moreau_part_interface_average(part, b, &bv, w));
     PT_EXPECT(got[0] != 0.25 * (size - 1), "the carried maximum");
     PT_EXPECT(got[1] != size, "the carried count");
     PT_EXPECT(got[2] != 0.25 * size * (size + 1), "the carried sum");
@@ -109,7 +110,7 @@ static void run_carry(const part_test_scene *s)
   for (int k = 0; k < 3; k++)
     w->velocity[3 + k] = k == 0 ? rank + 1.0 : k == 1 ? 2.0 * (rank + 1) : 0.25;
   got[0] = got[1] = got[2] = -1.0;
-  PT_TRY(moreau_part_interface_average(part, b, w));
+  PT_TRY(moreau_part_interface_average(part, b, &bv, w));
   PT_EXPECT(got[0] != -1.0 || got[1] != -1.0 || got[2] != -1.0, "nothing carried, nothing written");
   PT_EXPECT(w->velocity[3] != want[0] || w->velocity[4] != want[1] || w->velocity[5] != want[2],
             "the lid's average without a carry");

@@ -1,0 +1,73 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "moreau/part.h"
+#include "nlgs_private.h"
+
+/* The velocity components of a dimension: v[0..nv) and the spin's last ns. */
+static void dim_components(const moreau_nlgs *s, int *nv, int *ns)
+{
+  *nv = s->dim;
+  *ns = s->dim == 2 ? 1 : 3;
+}
+
+moreau_err nlgs_velocities_gather(moreau_nlgs *s, const moreau_nlgs_problem *prob)
+{
+  const moreau_bodies *b = prob->bodies;
+  const moreau_walls *w = prob->walls;
+  const moreau_lid nb = moreau_bodies_n_local(b), n = nb + w->n;
+  int nv, ns;
+  dim_components(s, &nv, &ns);
+  s->vel_stride = s->dim == 2 ? 4 : 8;
+  s->spin_at = s->dim == 2 ? 2 : 3;
+  if (n > s->vel_cap || !s->vel) {
+    /* Entries of 32 or 64 bytes on 64-byte lines: one line each. */
+    const moreau_lid cap = n + n / 2 + 64;
+    const size_t bytes = (size_t)cap * (size_t)s->vel_stride * sizeof(double);
+    moreau_free(&s->vel);
+    s->vel = aligned_alloc(64, (bytes + 63) / 64 * 64);
+    MOREAU_CHECK(s->vel, MOREAU_ERR_MEMORY, "out of memory allocating %zu bytes", bytes);
+    s->vel_cap = cap;
+  }
+  memset(s->vel, 0, (size_t)n * (size_t)s->vel_stride * sizeof(double));
+  s->vel_walls = nb;
+  for (moreau_lid i = 0; i < nb; i++) {
+    memcpy(nlgs_velocity(s, i), &b->v[3 * i], (size_t)nv * sizeof(double));
+    memcpy(nlgs_spin(s, i), &b->w[3 * i + 3 - ns], (size_t)ns * sizeof(double));
+  }
+  for (int i = 0; i < w->n; i++)
+    memcpy(nlgs_velocity(s, nb + i), &w->velocity[3 * i], (size_t)nv * sizeof(double));
+  return MOREAU_SUCCESS;
+}
+
+void nlgs_velocities_scatter(const moreau_nlgs *s, const moreau_nlgs_problem *prob)
+{
+  moreau_bodies *b = prob->bodies;
+  const moreau_lid nb = moreau_bodies_n_local(b);
+  int nv, ns;
+  dim_components(s, &nv, &ns);
+  for (moreau_lid i = 0; i < nb; i++) {
+    memcpy(&b->v[3 * i], nlgs_velocity(s, i), (size_t)nv * sizeof(double));
+    memcpy(&b->w[3 * i + 3 - ns], nlgs_spin(s, i), (size_t)ns * sizeof(double));
+  }
+  nlgs_velocities_walls_out(s, prob);
+}
+
+moreau_part_velocities nlgs_velocities_view(const moreau_nlgs *s)
+{
+  return (moreau_part_velocities){s->vel, s->vel + s->spin_at, s->vel_stride};
+}
+
+void nlgs_velocities_walls_out(const moreau_nlgs *s, const moreau_nlgs_problem *prob)
+{
+  moreau_walls *w = prob->walls;
+  for (int i = 0; i < w->n; i++)
+    memcpy(&w->velocity[3 * i], nlgs_velocity(s, s->vel_walls + i), (size_t)s->dim * sizeof(double));
+}
+
+void nlgs_velocities_walls_in(const moreau_nlgs *s, const moreau_nlgs_problem *prob)
+{
+  const moreau_walls *w = prob->walls;
+  for (int i = 0; i < w->n; i++)
+    memcpy(nlgs_velocity(s, s->vel_walls + i), &w->velocity[3 * i], (size_t)s->dim * sizeof(double));
+}
