@@ -79,6 +79,9 @@ void moreau_error_clear(void);
 MOREAU_MUST_CHECK moreau_err moreau_malloc(size_t bytes, void *ptr_out);
 MOREAU_MUST_CHECK moreau_err moreau_calloc(size_t n, size_t size, void *ptr_out);
 MOREAU_MUST_CHECK moreau_err moreau_realloc(size_t bytes, void *ptr_inout);
+/* bytes on whole 64-byte cache lines (freed by moreau_free): an array of
+ * records of 64 k bytes then puts each on k lines. */
+MOREAU_MUST_CHECK moreau_err moreau_malloc_lines(size_t bytes, void *ptr_out);
 void moreau_free(void *ptr_inout);
 
 #pragma GCC visibility pop

@@ -98,6 +98,14 @@ moreau_err moreau_malloc(size_t bytes, void *ptr_out)
   return MOREAU_SUCCESS;
 }
 
+moreau_err moreau_malloc_lines(size_t bytes, void *ptr_out)
+{
+  void *p = bytes ? aligned_alloc(64, (bytes + 63) / 64 * 64) : NULL;
+  if (bytes && !p) MOREAU_FAIL(MOREAU_ERR_MEMORY, "out of memory allocating %zu bytes", bytes);
+  *(void **)ptr_out = p;
+  return MOREAU_SUCCESS;
+}
+
 moreau_err moreau_calloc(size_t n, size_t size, void *ptr_out)
 {
   void *p = (n && size) ? calloc(n, size) : NULL;

@@ -20,7 +20,7 @@ static inline void moreau_row2d_rhs(const moreau_row2d *r, double *rn, double *r
 {
   const double nx = r->nx, ny = r->ny, tx = -ny, ty = nx;
   const double dvx = r->vb[0] - r->va[0], dvy = r->vb[1] - r->va[1];
-  const double wa = *r->wa, wb = *r->wb;
+  const double wa = r->va[MOREAU_SPIN2D], wb = r->vb[MOREAU_SPIN2D];
   const double un = nx * dvx + ny * dvy + wb * r->rb_n - wa * r->ra_n;
   const double ut = tx * dvx + ty * dvy + wb * r->rb_t - wa * r->ra_t;
   *rn = r->un_target - un + r->Wnn * r->pn + r->Wnt * r->pt;
@@ -91,8 +91,8 @@ static inline void moreau_row3d_rhs(const moreau_row3d *r, double *rhs)
   const double *W = r->W;
   moreau_row3d_binormal(r, s);
   /* The velocity of b's contact point relative to a's, in the frame. */
-  moreau_cross3(r->wb, r->cb, wb_cb);
-  moreau_cross3(r->wa, r->ca, wa_ca);
+  moreau_cross3(r->vb + MOREAU_SPIN3D, r->cb, wb_cb);
+  moreau_cross3(r->va + MOREAU_SPIN3D, r->ca, wa_ca);
   for (int k = 0; k < 3; k++)
     dv[k] = r->vb[k] - r->va[k] + wb_cb[k] - wa_ca[k];
   u[0] = moreau_dot3(r->n, dv);

@@ -14,12 +14,18 @@
 #include "moreau/materials.h"
 #include "moreau/types.h"
 
+/* Each side of a record points to its entry in the solve's velocity table
+ * (src/nlgs): the velocity, then the spin from MOREAU_SPIN2D (wz) or
+ * MOREAU_SPIN3D (w), in one cache line. */
+enum { MOREAU_SPIN2D = 2, MOREAU_SPIN3D = 3 };
+
 /* One contact as the 2D sweep sees it: everything the local solve reads, in
- * one 208-byte record, so that a randomly ordered sweep touches few cache
- * lines. The b side has separate normal and tangential inverse masses because
- * a force-driven wall moves along its normal only. */
+ * one 192-byte record (three cache lines: the records are 64-byte aligned),
+ * so that a randomly ordered sweep touches few cache lines. The b side has
+ * separate normal and tangential inverse masses because a force-driven wall
+ * moves along its normal only. */
 typedef struct {
-  double *va, *wa, *vb, *wb; /* velocity and spin (z component) of each side */
+  double *va, *vb; /* each side's velocity and spin (z component) */
   double nx, ny;
   double ra_n, ra_t, rb_n, rb_t; /* (e_z x c) . n and . t of each side */
   double ima, iia, imb_n, imb_t, iib;
@@ -39,7 +45,7 @@ typedef struct {
  * makes it, is formed where it is needed (moreau_row3d_binormal): in a
  * random sweep six products cost less than 24 more bytes a record. */
 typedef struct {
-  double *va, *wa, *vb, *wb;
+  double *va, *vb; /* each side's velocity and spin */
   double n[3], t[3];
   /* From each side's centre of mass to the contact point (0 for a wall):
    * the sweep forms c x P and w x c from them, which cost fewer flops and 96
@@ -80,10 +86,10 @@ static inline void moreau_row2d_apply(moreau_row2d *r, double dn, double dt)
   const double nx = r->nx, ny = r->ny, tx = -ny, ty = nx;
   r->va[0] -= r->ima * (dn * nx + dt * tx);
   r->va[1] -= r->ima * (dn * ny + dt * ty);
-  *r->wa -= r->iia * (r->ra_n * dn + r->ra_t * dt);
+  r->va[MOREAU_SPIN2D] -= r->iia * (r->ra_n * dn + r->ra_t * dt);
   r->vb[0] += r->imb_n * dn * nx + r->imb_t * dt * tx;
   r->vb[1] += r->imb_n * dn * ny + r->imb_t * dt * ty;
-  *r->wb += r->iib * (r->rb_n * dn + r->rb_t * dt);
+  r->vb[MOREAU_SPIN2D] += r->iib * (r->rb_n * dn + r->rb_t * dt);
   if (r->ga || r->gb) {
     const double px = dn * nx + dt * tx, py = dn * ny + dt * ty;
     if (r->ga) moreau_glue_add(r->va, r->ga, -(px * r->ga[0] + py * r->ga[1]), 2);
@@ -149,8 +155,8 @@ static inline void moreau_row3d_apply(moreau_row3d *r, const double *d)
   /* sum_e d_e (c x e) = c x pv */
   moreau_cross3(r->ca, pv, dw_a);
   moreau_cross3(r->cb, pv, dw_b);
-  moreau_spin_add(r->wa, r->Ia, r->iia, -1.0, dw_a);
-  moreau_spin_add(r->wb, r->Ib, r->iib, 1.0, dw_b);
+  moreau_spin_add(r->va + MOREAU_SPIN3D, r->Ia, r->iia, -1.0, dw_a);
+  moreau_spin_add(r->vb + MOREAU_SPIN3D, r->Ib, r->iib, 1.0, dw_b);
   for (int k = 0; k < 3; k++) {
     r->va[k] -= r->ima * pv[k];
     r->vb[k] += r->imb_n * d[0] * r->n[k] + r->imb_t * (d[1] * r->t[k] + d[2] * s[k]);
@@ -246,15 +252,15 @@ static inline void moreau_prefetch_row(const void *row, size_t bytes)
     __builtin_prefetch((const char *)row + off, 1, 3);
 }
 
-/* Prefetches the velocities and spins a row updates. Every record starts
- * with the four pointers va, wa, vb, wb (moreau_row2d and moreau_row3d
- * alike, and the laws' records start with one of those). */
+/* Prefetches the velocity table entries a row updates. Every record starts
+ * with the two pointers va, vb (moreau_row2d and moreau_row3d alike, and the
+ * laws' records start with one of those). */
 static inline void moreau_prefetch_sides(const void *row)
 {
-  double *side[4];
+  double *side[2];
   memcpy(side, row, sizeof(side));
-  for (int k = 0; k < 4; k++)
-    __builtin_prefetch(side[k], 1, 3);
+  __builtin_prefetch(side[0], 1, 3);
+  __builtin_prefetch(side[1], 1, 3);
 }
 
 #define MOREAU_SWEEP_LOOP(row_type, solve, max_ratio)                                                                  \

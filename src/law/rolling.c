@@ -62,8 +62,8 @@ static void setup2d(moreau_row2d *base, const moreau_pair_law *pair, const morea
   r->torque = c->state;
   /* The warm-start torque goes on now; the builder applies the force's. */
   r->q = r->m_r > 0.0 ? c->state[0] * c->dt : 0.0;
-  *base->wa -= base->iia * r->q;
-  *base->wb += base->iib * r->q;
+  base->va[MOREAU_SPIN2D] -= base->iia * r->q;
+  base->vb[MOREAU_SPIN2D] += base->iib * r->q;
 }
 
 /* Solves the k x k system M z = b (k <= 3) by elimination with partial
@@ -165,12 +165,12 @@ static inline void solve2d(rolling_row2d *c, int max_ratio, moreau_sweep_sums *s
   const double W[3][3] = {{r->Wnn, r->Wnt, c->Wnq}, {r->Wnt, r->Wtt, c->Wtq}, {c->Wnq, c->Wtq, c->Wqq}};
   rhs[0] += c->Wnq * c->q;
   rhs[1] += c->Wtq * c->q;
-  rhs[2] = -(*r->wb - *r->wa) + c->Wnq * r->pn + c->Wtq * r->pt + c->Wqq * c->q;
+  rhs[2] = -(r->vb[MOREAU_SPIN2D] - r->va[MOREAU_SPIN2D]) + c->Wnq * r->pn + c->Wtq * r->pt + c->Wqq * c->q;
   local2d(W, rhs, r->mu, c->m_r, x);
   const double dq = x[2] - c->q;
   c->q = x[2];
-  *r->wa -= r->iia * dq;
-  *r->wb += r->iib * dq;
+  r->va[MOREAU_SPIN2D] -= r->iia * dq;
+  r->vb[MOREAU_SPIN2D] += r->iib * dq;
   c->torque[0] = x[2] / c->dt;
   moreau_row2d_update(r, x[0], x[1], max_ratio, s);
   s->dp += fabs(dq) * c->inv_r;
@@ -188,8 +188,8 @@ static inline void apply_torque3d(rolling_row3d *c, const double *dq)
   moreau_row3d_binormal(r, s);
   for (int k = 0; k < 3; k++) {
     double t = dq[0] * r->n[k] + dq[1] * r->t[k] + dq[2] * s[k];
-    r->wa[k] -= r->iia * t;
-    r->wb[k] += r->iib * t;
+    r->va[MOREAU_SPIN3D + k] -= r->iia * t;
+    r->vb[MOREAU_SPIN3D + k] += r->iib * t;
   }
 }
 
@@ -221,7 +221,7 @@ static inline double torque_block(rolling_row3d *c)
   double om[3], q[3], dq[3], s[3];
   moreau_row3d_binormal(r, s);
   for (int k = 0; k < 3; k++)
-    om[k] = r->wb[k] - r->wa[k];
+    om[k] = r->vb[MOREAU_SPIN3D + k] - r->va[MOREAU_SPIN3D + k];
   q[0] = c->q[0] - moreau_dot3(r->n, om) / wqq;
   q[1] = c->q[1] - moreau_dot3(r->t, om) / wqq;
   q[2] = c->q[2] - moreau_dot3(s, om) / wqq;

@@ -164,7 +164,7 @@ static moreau_err reserve(moreau_nlgs *s, moreau_lid nrows, moreau_lid nbodies, 
   if (nrows > s->row_cap || !s->rows) {
     moreau_lid cap = nrows + nrows / 2 + 64;
     moreau_free(&s->rows);
-    MOREAU_CALL(moreau_malloc((size_t)cap * s->row_size, &s->rows));
+    MOREAU_CALL(moreau_malloc_lines((size_t)cap * s->row_size, &s->rows));
     if (!s->row_saved) MOREAU_CALL(moreau_malloc(s->row_size, &s->row_saved));
     MOREAU_CALL(moreau_realloc((size_t)cap * sizeof(moreau_lid), &s->row_contact));
     MOREAU_CALL(moreau_realloc((size_t)cap * sizeof(moreau_lid), &s->order));

@@ -54,9 +54,10 @@ struct moreau_nlgs {
   double *wall_glue;  /* per force wall, stride 3: N sqrt(wall_share / M), for its grains' rows */
   /* The velocities the solve moves (nlgs_velocities.c): an entry of
    * vel_stride doubles per local body, then per wall, each in one cache
-   * line: (vx, vy, wz, -) in 2D, (v, w, -, -) in 3D. The records point into
-   * it, so a random sweep fetches one line per side, not a velocity's and a
-   * spin's. A wall's spin stays 0 (its inverse inertia is 0). */
+   * line: (vx, vy, wz, -) in 2D, (v, w, -, -) in 3D (law_kernel.h's
+   * MOREAU_SPIN2D/3D). A record's sides point to entries, so a random sweep
+   * fetches one line per side, not a velocity's and a spin's. A wall's spin
+   * stays 0 (its inverse inertia is 0). */
   double *vel;
   moreau_lid vel_cap, vel_walls; /* entries allocated; the first wall's entry */
   int vel_stride, spin_at;
@@ -79,11 +80,9 @@ static inline int nlgs_same_wall(const moreau_bodies *b, moreau_lid ia, moreau_l
 /* A row side that is a grain of rough wall iw: the sweep reads and moves
  * the wall's velocity (the grain is fixed to it and does not turn); g is
  * the wall's share vector when it is force-driven, else NULL. */
-static inline void nlgs_glued_side(moreau_nlgs *s, const moreau_walls *w, int iw, double **v, double **spin,
-                                   const double **g)
+static inline void nlgs_glued_side(moreau_nlgs *s, const moreau_walls *w, int iw, double **v, const double **g)
 {
   *v = nlgs_velocity(s, s->vel_walls + iw);
-  *spin = nlgs_spin(s, s->vel_walls + iw);
   *g = w->mode[iw] == MOREAU_WALL_FORCE ? &s->wall_glue[3 * iw] : NULL;
 }
 

@@ -1,4 +1,3 @@
-#include <stdlib.h>
 #include <string.h>
 
 #include "moreau/part.h"
@@ -19,14 +18,12 @@ moreau_err nlgs_velocities_gather(moreau_nlgs *s, const moreau_nlgs_problem *pro
   int nv, ns;
   dim_components(s, &nv, &ns);
   s->vel_stride = s->dim == 2 ? 4 : 8;
-  s->spin_at = s->dim == 2 ? 2 : 3;
+  s->spin_at = s->dim == 2 ? MOREAU_SPIN2D : MOREAU_SPIN3D;
   if (n > s->vel_cap || !s->vel) {
     /* Entries of 32 or 64 bytes on 64-byte lines: one line each. */
     const moreau_lid cap = n + n / 2 + 64;
-    const size_t bytes = (size_t)cap * (size_t)s->vel_stride * sizeof(double);
     moreau_free(&s->vel);
-    s->vel = aligned_alloc(64, (bytes + 63) / 64 * 64);
-    MOREAU_CHECK(s->vel, MOREAU_ERR_MEMORY, "out of memory allocating %zu bytes", bytes);
+    MOREAU_CALL(moreau_malloc_lines((size_t)cap * (size_t)s->vel_stride * sizeof(double), &s->vel));
     s->vel_cap = cap;
   }
   memset(s->vel, 0, (size_t)n * (size_t)s->vel_stride * sizeof(double));

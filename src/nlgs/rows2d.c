@@ -20,7 +20,6 @@ static moreau_lid build2d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     moreau_contacts_radii(c, b, k, &ra, &rb);
     double r_eff = ra;
     r->va = nlgs_velocity(s, ia);
-    r->wa = nlgs_spin(s, ia);
     r->ima = b->inv_mass[ia] * s->copy_scale[ia];
     r->iia = b->inv_inertia[ia] * s->copy_scale[ia];
     r->nx = n[0];
@@ -29,21 +28,19 @@ static moreau_lid build2d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     r->ra_t = -ca[1] * tx + ca[0] * ty;
     r->ga = r->gb = NULL;
     if (nlgs_same_wall(b, ia, ib)) continue;
-    if (b->glued[ia]) nlgs_glued_side(s, w, b->glued[ia] - 1, &r->va, &r->wa, &r->ga);
+    if (b->glued[ia]) nlgs_glued_side(s, w, b->glued[ia] - 1, &r->va, &r->ga);
     if (ib >= 0) {
       r->vb = nlgs_velocity(s, ib);
-      r->wb = nlgs_spin(s, ib);
       r->imb_n = r->imb_t = b->inv_mass[ib] * s->copy_scale[ib];
       r->iib = b->inv_inertia[ib] * s->copy_scale[ib];
       r->rb_n = -cb[1] * n[0] + cb[0] * n[1];
       r->rb_t = -cb[1] * tx + cb[0] * ty;
-      if (b->glued[ib]) nlgs_glued_side(s, w, b->glued[ib] - 1, &r->vb, &r->wb, &r->gb);
+      if (b->glued[ib]) nlgs_glued_side(s, w, b->glued[ib] - 1, &r->vb, &r->gb);
       mat_b = b->material[ib];
       r_eff = ra * rb / (ra + rb);
     } else {
       int iw = -(ib + 1);
       r->vb = nlgs_velocity(s, s->vel_walls + iw);
-      r->wb = nlgs_spin(s, s->vel_walls + iw);
       r->imb_n = w->mode[iw] == MOREAU_WALL_FORCE ? s->wall_share[iw] / w->mass[iw] : 0.0;
       r->imb_t = 0.0;
       r->iib = 0.0;

@@ -43,28 +43,25 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     memcpy(r->n, e[0], sizeof(r->n));
     memcpy(r->t, e[1], sizeof(r->t));
     r->va = nlgs_velocity(s, ia);
-    r->wa = nlgs_spin(s, ia);
     r->ima = b->inv_mass[ia] * s->copy_scale[ia];
     r->iia = b->shape[ia] > 0 ? 0.0 : b->inv_inertia[ia] * s->copy_scale[ia];
     r->Ia = b->shape[ia] > 0 ? &s->inv_inertia6[6 * ia] : NULL;
     memcpy(r->ca, &c->ca[3 * k], sizeof(r->ca));
     r->ga = r->gb = NULL;
     if (nlgs_same_wall(b, ia, ib)) continue;
-    if (b->glued[ia]) nlgs_glued_side(s, w, b->glued[ia] - 1, &r->va, &r->wa, &r->ga);
+    if (b->glued[ia]) nlgs_glued_side(s, w, b->glued[ia] - 1, &r->va, &r->ga);
     if (ib >= 0) {
       r->vb = nlgs_velocity(s, ib);
-      r->wb = nlgs_spin(s, ib);
       r->imb_n = r->imb_t = b->inv_mass[ib] * s->copy_scale[ib];
       r->iib = b->shape[ib] > 0 ? 0.0 : b->inv_inertia[ib] * s->copy_scale[ib];
       r->Ib = b->shape[ib] > 0 ? &s->inv_inertia6[6 * ib] : NULL;
       memcpy(r->cb, &c->cb[3 * k], sizeof(r->cb));
-      if (b->glued[ib]) nlgs_glued_side(s, w, b->glued[ib] - 1, &r->vb, &r->wb, &r->gb);
+      if (b->glued[ib]) nlgs_glued_side(s, w, b->glued[ib] - 1, &r->vb, &r->gb);
       mat_b = b->material[ib];
       r_eff = ra * rb / (ra + rb);
     } else {
       int iw = -(ib + 1);
       r->vb = nlgs_velocity(s, s->vel_walls + iw);
-      r->wb = nlgs_spin(s, s->vel_walls + iw);
       r->imb_n = w->mode[iw] == MOREAU_WALL_FORCE ? s->wall_share[iw] / w->mass[iw] : 0.0;
       r->imb_t = 0.0;
       r->iib = 0.0;

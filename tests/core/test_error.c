@@ -4,6 +4,7 @@
  * spreads an error of one rank to all. Runs on any number of ranks. */
 #include <check.h>
 #include <mpi.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,6 +194,16 @@ START_TEST(test_allocation_helpers)
   ck_assert_int_eq(moreau_calloc(4, sizeof(double), &p), 0);
   ck_assert(p[0] == 0.0 && p[3] == 0.0);
   ck_assert_int_eq(moreau_realloc(0, &p), 0);
+  ck_assert_ptr_null(p);
+  /* Whole lines: aligned to 64 bytes, any size, and nothing for none. */
+  for (size_t bytes = 1; bytes <= 1000; bytes += 37) {
+    char *q = NULL;
+    ck_assert_int_eq(moreau_malloc_lines(bytes, &q), 0);
+    ck_assert_msg(q && (uintptr_t)q % 64 == 0, "%zu bytes at %p", bytes, (void *)q);
+    memset(q, 1, bytes);
+    moreau_free(&q);
+  }
+  ck_assert_int_eq(moreau_malloc_lines(0, &p), 0);
   ck_assert_ptr_null(p);
 }
 END_TEST

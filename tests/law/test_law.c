@@ -62,8 +62,8 @@ typedef struct {
   double m, inertia;
   double n[2], t[2]; /* t = n rotated by +90 degrees */
   double c[2];       /* from the centre of a to the contact point */
-  double va[2], wa;  /* a's velocity and spin */
-  double vb[2], wb;  /* the wall: at rest */
+  double va[3];      /* a's velocity, then its spin (the solve's table layout) */
+  double vb[3];      /* the wall: at rest */
   moreau_row2d row;
 } disk2d;
 
@@ -71,7 +71,7 @@ typedef struct {
  * the contact: u = v_b - (v_a + w_a e_z x c). */
 static void rel2d(const disk2d *d, double *un, double *ut)
 {
-  double ux = d->vb[0] - (d->va[0] - d->wa * d->c[1]), uy = d->vb[1] - (d->va[1] + d->wa * d->c[0]);
+  double ux = d->vb[0] - (d->va[0] - d->va[2] * d->c[1]), uy = d->vb[1] - (d->va[1] + d->va[2] * d->c[0]);
   *un = ux * d->n[0] + uy * d->n[1];
   *ut = ux * d->t[0] + uy * d->t[1];
 }
@@ -93,11 +93,9 @@ static void build2d(disk2d *d, double m, double inertia, double angle, const dou
   d->c[1] = c[1];
   d->va[0] = va_x;
   d->va[1] = va_y;
-  d->wa = wa;
+  d->va[2] = wa;
   r->va = d->va;
-  r->wa = &d->wa;
   r->vb = d->vb;
-  r->wb = &d->wb;
   r->nx = d->n[0];
   r->ny = d->n[1];
   r->ra_n = -c[1] * d->n[0] + c[0] * d->n[1];
@@ -163,8 +161,8 @@ static void expect_motion2d(const disk2d *d, const double v0[2], double w0, doub
   snprintf(msg, sizeof(msg), "%s: v_a y", what);
   EXPECT_REL(d->va[1], v0[1] - py / d->m, msg);
   snprintf(msg, sizeof(msg), "%s: w_a", what);
-  EXPECT_REL(d->wa, d->inertia > 0.0 ? w0 - torque / d->inertia : w0, msg);
-  ck_assert_msg(d->vb[0] == 0.0 && d->vb[1] == 0.0 && d->wb == 0.0, "%s: the fixed wall moved", what);
+  EXPECT_REL(d->va[2], d->inertia > 0.0 ? w0 - torque / d->inertia : w0, msg);
+  ck_assert_msg(d->vb[0] == 0.0 && d->vb[1] == 0.0 && d->vb[2] == 0.0, "%s: the fixed wall moved", what);
 }
 
 START_TEST(test_approach_sticks)
@@ -226,7 +224,7 @@ START_TEST(test_receding)
     setup2d(&d, 0.5, 0.5, 0.0, closed ? -1e-3 : 0.0, 0.01);
     moreau_sweep_sums s = solve2d(&d);
     ck_assert_msg(d.row.pn == 0.0 && d.row.pt == 0.0, "receding: impulse (%g, %g), want 0", d.row.pn, d.row.pt);
-    ck_assert_msg(d.va[0] == 4.0 && d.va[1] == 2.0 && d.wa == -3.0, "receding: velocities changed");
+    ck_assert_msg(d.va[0] == 4.0 && d.va[1] == 2.0 && d.va[2] == -3.0, "receding: velocities changed");
     expect_sums(s, 0, 0, 0, 0, "receding");
   }
 }
@@ -237,7 +235,7 @@ END_TEST
  * target even when the tangential impulse turns the body (Wnt != 0). */
 static void check_sliding(disk2d *d, double mu, const char *what)
 {
-  double un0, ut0, un, ut, v0[2] = {d->va[0], d->va[1]}, w0 = d->wa;
+  double un0, ut0, un, ut, v0[2] = {d->va[0], d->va[1]}, w0 = d->va[2];
   const moreau_row2d *r = &d->row;
   char msg[128];
   rel2d(d, &un0, &ut0);
@@ -368,14 +366,14 @@ END_TEST
  * makes a sweep's result depend on the order the rows are visited in. */
 typedef struct {
   disk2d a[8];
-  double vb[2], wb;
+  double vb[3]; /* B's velocity and spin */
   moreau_row2d rows[8];
 } disks_on_b;
 
 static void disks_on_b_build(disks_on_b *f)
 {
   const double inv_mass_b = 0.1;
-  f->vb[0] = f->vb[1] = f->wb = 0.0;
+  f->vb[0] = f->vb[1] = f->vb[2] = 0.0;
   for (int i = 0; i < 8; i++) {
     const double angle = 2.0 * M_PI * i / 8 + 0.1;
     disk_on_wall(&f->a[i], 1.0 + 0.1 * i, 0.5, angle, (1.0 + 0.2 * i) * cos(angle) - 0.1 * sin(angle),
@@ -383,7 +381,6 @@ static void disks_on_b_build(disks_on_b *f)
     setup2d(&f->a[i], 0.3, 0.0, 0.0, 0.0, 0.01); /* B at rest: its targets are the wall's */
     moreau_row2d *r = &f->a[i].row;
     r->vb = f->vb;
-    r->wb = &f->wb;
     r->imb_n = r->imb_t = inv_mass_b;
     r->Wnn += inv_mass_b;
     r->Wtt += inv_mass_b;
@@ -437,7 +434,7 @@ typedef struct {
   double m, inertia, rad;
   double e[3][3]; /* n, t, s */
   double c[3];
-  double va[3], wa[3], vb[3], wb[3];
+  double va[6], vb[6]; /* velocity, then spin from [3] */
   double Ia[6], Ib[6]; /* the row's inverse inertia tensors: a's isotropic, the wall's zero */
   moreau_row3d row;
 } sphere3d;
@@ -468,7 +465,7 @@ static double dot(const double *a, const double *b) { return a[0] * b[0] + a[1] 
 static void rel3d(const sphere3d *s, double *u)
 {
   double wxc[3], du[3];
-  cross(s->wa, s->c, wxc);
+  cross((s->va + 3), s->c, wxc);
   for (int k = 0; k < 3; k++)
     du[k] = s->vb[k] - (s->va[k] + wxc[k]);
   for (int i = 0; i < 3; i++)
@@ -493,12 +490,10 @@ static void sphere_on_wall(sphere3d *s, double m, double rad, const double *v, c
   for (int k = 0; k < 3; k++) {
     s->c[k] = rad * n[k];
     s->va[k] = v[k];
-    s->wa[k] = w[k];
+    s->va[3 + k] = w[k];
   }
   r->va = s->va;
-  r->wa = s->wa;
   r->vb = s->vb;
-  r->wb = s->wb;
   memcpy(r->n, s->e[0], sizeof(r->n));
   memcpy(r->t, s->e[1], sizeof(r->t));
   memcpy(r->ca, s->c, sizeof(r->ca));
@@ -580,7 +575,7 @@ static void expect_motion3d(const sphere3d *s, const double *v0, const double *w
     snprintf(msg, sizeof(msg), "%s: v_a[%d]", what, k);
     EXPECT_REL(s->va[k], v0[k] - P[k] / s->m, msg);
     snprintf(msg, sizeof(msg), "%s: w_a[%d]", what, k);
-    EXPECT_REL(s->wa[k], w0[k] - cxP[k] / s->inertia, msg);
+    EXPECT_REL(s->va[3 + k], w0[k] - cxP[k] / s->inertia, msg);
   }
 }
 
@@ -653,7 +648,7 @@ START_TEST(test_3d_cone)
   setup3d(&s, 0.5, 0.5, 0.0, 0.0, 0.01);
   sums = solve3d(&s);
   ck_assert_msg(s.row.p[0] == 0.0 && s.row.p[1] == 0.0 && s.row.p[2] == 0.0, "3D receding: impulse");
-  ck_assert_msg(!memcmp(s.va, v, sizeof(v)) && !memcmp(s.wa, w, sizeof(w)), "3D receding: velocities changed");
+  ck_assert_msg(!memcmp(s.va, v, sizeof(v)) && !memcmp((s.va + 3), w, sizeof(w)), "3D receding: velocities changed");
   ck_assert_msg(sums.dp == 0.0 && sums.p == 0.0, "3D receding: sums %g %g", sums.dp, sums.p);
 
   /* Open gap, slow approach: nothing; fast: closed, u_n+ = -e_n u_n-. */

@@ -37,7 +37,7 @@ static const moreau_law *find(const char *name)
 typedef struct {
   double im[2], ii[2]; /* inverse mass and inertia of a and b */
   double c[2][2];      /* from each centre to the contact point */
-  double v[2][2], w[2];
+  double v[2][3];      /* each side's velocity, then its spin at [2] (the solve's table layout) */
   double n[2], t[2];
   double state[3];
   double buf[64]; /* the law's record (at most 512 bytes) */
@@ -49,11 +49,11 @@ static moreau_row2d *row2d(pair2d *p) { return (moreau_row2d *)p->buf; }
  * contact, in (n, t), and the relative spin. */
 static void rel2d(const pair2d *p, double *u, double *omega)
 {
-  double ub[2] = {p->v[1][0] - p->w[1] * p->c[1][1], p->v[1][1] + p->w[1] * p->c[1][0]};
-  double ua[2] = {p->v[0][0] - p->w[0] * p->c[0][1], p->v[0][1] + p->w[0] * p->c[0][0]};
+  double ub[2] = {p->v[1][0] - p->v[1][2] * p->c[1][1], p->v[1][1] + p->v[1][2] * p->c[1][0]};
+  double ua[2] = {p->v[0][0] - p->v[0][2] * p->c[0][1], p->v[0][1] + p->v[0][2] * p->c[0][0]};
   u[0] = (ub[0] - ua[0]) * p->n[0] + (ub[1] - ua[1]) * p->n[1];
   u[1] = (ub[0] - ua[0]) * p->t[0] + (ub[1] - ua[1]) * p->t[1];
-  if (omega) *omega = p->w[1] - p->w[0];
+  if (omega) *omega = p->v[1][2] - p->v[0][2];
 }
 
 /* The common record of the pair, set up by law with the pair parameters. */
@@ -68,9 +68,7 @@ static void build2d(pair2d *p, const moreau_law *law, const moreau_pair_law *pai
   p->t[0] = -p->n[1];
   p->t[1] = p->n[0];
   r->va = p->v[0];
-  r->wa = &p->w[0];
   r->vb = p->v[1];
-  r->wb = &p->w[1];
   r->nx = p->n[0];
   r->ny = p->n[1];
   r->ra_n = -p->c[0][1] * p->n[0] + p->c[0][0] * p->n[1];
@@ -110,7 +108,7 @@ static void disk_wall(pair2d *p, double m, double rad, double vn, double vt, dou
   p->c[0][0] = rad; /* angle 0: n = e_x, t = e_y */
   p->v[0][0] = vn;
   p->v[0][1] = vt;
-  p->w[0] = w;
+  p->v[0][2] = w;
 }
 
 START_TEST(test_cohesive_pull)
@@ -285,7 +283,7 @@ START_TEST(test_rolling_2d_graphs)
       p.c[i][1] = 0.4 * (moreau_rng_uniform(&rng) - 0.5);
       p.v[i][0] = 2.0 * (moreau_rng_uniform(&rng) - 0.5);
       p.v[i][1] = 2.0 * (moreau_rng_uniform(&rng) - 0.5);
-      p.w[i] = 4.0 * (moreau_rng_uniform(&rng) - 0.5);
+      p.v[i][2] = 4.0 * (moreau_rng_uniform(&rng) - 0.5);
     }
     moreau_pair_law pair = {.mu = 0.1 + moreau_rng_uniform(&rng), .mu_r = 0.3 * moreau_rng_uniform(&rng)};
     build2d(&p, law, &pair, 0.0, -1e-3, 1e-2, 0.25);
@@ -321,7 +319,7 @@ END_TEST
 
 typedef struct {
   double im[2], ii[2], rad[2];
-  double v[2][3], w[2][3];
+  double v[2][6]; /* each side's velocity, then its spin from [3] */
   double e[3][3]; /* n, t, s */
   double state[3];
   double inv_inertia[2][6]; /* the row's tensors: ii times the identity */
@@ -348,11 +346,11 @@ static void rel3d(const pair3d *p, double *u, double *om)
     ca[k] = p->rad[0] * p->e[0][k];
     cb[k] = -p->rad[1] * p->e[0][k];
   }
-  cross(p->w[0], ca, wa_c);
-  cross(p->w[1], cb, wb_c);
+  cross(&p->v[0][3], ca, wa_c);
+  cross(&p->v[1][3], cb, wb_c);
   for (int k = 0; k < 3; k++) {
     du[k] = p->v[1][k] + wb_c[k] - p->v[0][k] - wa_c[k];
-    dw[k] = p->w[1][k] - p->w[0][k];
+    dw[k] = p->v[1][3 + k] - p->v[0][3 + k];
   }
   for (int i = 0; i < 3; i++) {
     u[i] = dot(p->e[i], du);
@@ -372,9 +370,7 @@ static void build3d(pair3d *p, const moreau_law *law, const moreau_pair_law *pai
   memcpy(r->n, p->e[0], sizeof(r->n));
   memcpy(r->t, p->e[1], sizeof(r->t));
   r->va = p->v[0];
-  r->wa = p->w[0];
   r->vb = p->v[1];
-  r->wb = p->w[1];
   r->ima = p->im[0];
   r->iia = p->ii[0];
   r->imb_n = r->imb_t = p->im[1];
@@ -461,7 +457,7 @@ START_TEST(test_rolling_3d_graphs)
       p.ii[i] = p.im[i] / (0.4 * p.rad[i] * p.rad[i]);
       for (int d = 0; d < 3; d++) {
         p.v[i][d] = 2.0 * (moreau_rng_uniform(&rng) - 0.5);
-        p.w[i][d] = (k % 3 ? 4.0 : 0.1) * (moreau_rng_uniform(&rng) - 0.5); /* a third nearly sticks */
+        p.v[i][3 + d] = (k % 3 ? 4.0 : 0.1) * (moreau_rng_uniform(&rng) - 0.5); /* a third nearly sticks */
       }
     }
     double th = 2.0 * M_PI * moreau_rng_uniform(&rng), ph = M_PI * moreau_rng_uniform(&rng);
