@@ -47,8 +47,9 @@ static inline int moreau_coulomb2d(const moreau_row2d *r, double rn, double rt, 
     *pt_out = 0.0;
     return 0;
   }
-  double pn = (r->Wtt * rn - r->Wnt * rt) * r->inv_det;
-  double pt = (r->Wnn * rt - r->Wnt * rn) * r->inv_det;
+  const double inv_det = 1.0 / (r->Wnn * r->Wtt - r->Wnt * r->Wnt); /* > 0: rows with a singular W are not built */
+  double pn = (r->Wtt * rn - r->Wnt * rt) * inv_det;
+  double pt = (r->Wnn * rt - r->Wnt * rn) * inv_det;
   if (pn > 0.0 && fabs(pt) <= mu_stick * pn) {
     *pn_out = pn;
     *pt_out = pt;

@@ -15,28 +15,35 @@
 #include "moreau/types.h"
 
 /* Each side of a record points to its entry in the solve's velocity table
- * (src/nlgs): the velocity, then the spin from MOREAU_SPIN2D (wz) or
- * MOREAU_SPIN3D (w), in one cache line. */
-enum { MOREAU_SPIN2D = 2, MOREAU_SPIN3D = 3 };
+ * (src/nlgs), one cache line of what the sweep reads and moves of that side:
+ * the velocity, the spin, the inverse mass and the scalar inverse inertia
+ * (of the rank's copy of the body), and in 2D the share vector g of a
+ * force-driven wall (0 for every other side). Such a wall moves along its
+ * normal N only: v += (P . g) g, g = N sqrt(k / M) (k ranks hold copies of
+ * the wall); the side of a rough wall's grain is its wall's entry. In 3D
+ * the entry is full and g stays in the record. */
+enum {
+  MOREAU_SPIN2D = 2, /* 2D entry: vx vy wz im ii gx gy (8 doubles) */
+  MOREAU_IM2D = 3,
+  MOREAU_II2D = 4,
+  MOREAU_G2D = 5,
+  MOREAU_SPIN3D = 3, /* 3D entry: vx vy vz wx wy wz im ii */
+  MOREAU_IM3D = 6,
+  MOREAU_II3D = 7
+};
 
-/* One contact as the 2D sweep sees it: everything the local solve reads, in
- * one 192-byte record (three cache lines: the records are 64-byte aligned),
- * so that a randomly ordered sweep touches few cache lines. The b side has
- * separate normal and tangential inverse masses because a force-driven wall
- * moves along its normal only. */
+/* One contact as the 2D sweep sees it: everything the local solve reads
+ * besides its bodies' entries, in one 128-byte record (two cache lines: the
+ * records are 64-byte aligned), so that a randomly ordered sweep touches
+ * few cache lines. */
 typedef struct {
-  double *va, *vb; /* each side's velocity and spin (z component) */
+  double *va, *vb; /* each side's entry: velocity, spin, masses, g */
   double nx, ny;
   double ra_n, ra_t, rb_n, rb_t; /* (e_z x c) . n and . t of each side */
-  double ima, iia, imb_n, imb_t, iib;
-  double Wnn, Wnt, Wtt, inv_det;
-  double un_target, ut_target; /* u+ that makes the mean velocity vanish */
+  double Wnn, Wnt, Wtt;          /* W^-1 is formed in the solve: its division costs less than its bytes */
+  double un_target, ut_target;   /* u+ that makes the mean velocity vanish */
   double mu;
   double pn, pt; /* impulses f dt */
-  /* A side that is a grain of a force-driven rough wall moves that wall
-   * along its normal N only: v += (P . g) g with g = N sqrt(k / M) (k ranks
-   * hold copies of the wall); NULL for every other side. */
-  const double *ga, *gb;
 } moreau_row2d;
 
 /* One contact as the 3D sweep sees it (spheres, clusters and walls): the
@@ -51,16 +58,16 @@ typedef struct {
    * the sweep forms c x P and w x c from them, which cost fewer flops and 96
    * fewer bytes a record than the nine columns c x e of each side. */
   double ca[3], cb[3];
-  double ima, iia, imb_n, imb_t, iib; /* iia, iib: of spheres (isotropic); 0 for a 3D cluster */
   /* A cluster side's world inverse inertia tensor (xx, xy, xz, yy, yz, zz);
-   * NULL for a sphere or a wall, whose scalar iia/iib is applied instead:
-   * the 3x3 product cost plain spheres 14-16% per update. */
+   * NULL for a sphere or a wall, whose entry's scalar is applied instead
+   * (a cluster's is 0): the 3x3 product cost plain spheres 14-16% per
+   * update. */
   const double *Ia, *Ib;
   double W[6]; /* symmetric: nn, nt, ns, tt, ts, ss (positive definite) */
   double target[3];
   double mu;
   double p[3];
-  const double *ga, *gb; /* as in moreau_row2d */
+  const double *ga, *gb; /* a force-driven wall's g (see above), else NULL */
 } moreau_row3d;
 
 /* Signorini on Moreau's mean velocity (seed 000 eq 7): a closed contact (or
@@ -80,21 +87,28 @@ static inline void moreau_glue_add(double *v, const double *g, double s, int dim
     v[k] += s * g[k];
 }
 
+/* v += sign (P . g) g for a 2D entry v with a share vector g (a force-driven
+ * wall's). */
+static inline void moreau_glue2d(double *v, double sign, double px, double py)
+{
+  const double *g = v + MOREAU_G2D;
+  if (g[0] != 0.0 || g[1] != 0.0) moreau_glue_add(v, g, sign * (px * g[0] + py * g[1]), 2);
+}
+
 /* Adds the impulse change (dn, dt) to both sides' velocities of a 2D row. */
 static inline void moreau_row2d_apply(moreau_row2d *r, double dn, double dt)
 {
   const double nx = r->nx, ny = r->ny, tx = -ny, ty = nx;
-  r->va[0] -= r->ima * (dn * nx + dt * tx);
-  r->va[1] -= r->ima * (dn * ny + dt * ty);
-  r->va[MOREAU_SPIN2D] -= r->iia * (r->ra_n * dn + r->ra_t * dt);
-  r->vb[0] += r->imb_n * dn * nx + r->imb_t * dt * tx;
-  r->vb[1] += r->imb_n * dn * ny + r->imb_t * dt * ty;
-  r->vb[MOREAU_SPIN2D] += r->iib * (r->rb_n * dn + r->rb_t * dt);
-  if (r->ga || r->gb) {
-    const double px = dn * nx + dt * tx, py = dn * ny + dt * ty;
-    if (r->ga) moreau_glue_add(r->va, r->ga, -(px * r->ga[0] + py * r->ga[1]), 2);
-    if (r->gb) moreau_glue_add(r->vb, r->gb, px * r->gb[0] + py * r->gb[1], 2);
-  }
+  double *va = r->va, *vb = r->vb;
+  const double ima = va[MOREAU_IM2D], iia = va[MOREAU_II2D], imb = vb[MOREAU_IM2D], iib = vb[MOREAU_II2D];
+  va[0] -= ima * (dn * nx + dt * tx);
+  va[1] -= ima * (dn * ny + dt * ty);
+  va[MOREAU_SPIN2D] -= iia * (r->ra_n * dn + r->ra_t * dt);
+  vb[0] += imb * dn * nx + imb * dt * tx;
+  vb[1] += imb * dn * ny + imb * dt * ty;
+  vb[MOREAU_SPIN2D] += iib * (r->rb_n * dn + r->rb_t * dt);
+  moreau_glue2d(va, -1.0, dn * nx + dt * tx, dn * ny + dt * ty);
+  moreau_glue2d(vb, 1.0, dn * nx + dt * tx, dn * ny + dt * ty);
 }
 
 /* The cofactors c of a symmetric 3x3 matrix W stored as its upper triangle
@@ -155,11 +169,12 @@ static inline void moreau_row3d_apply(moreau_row3d *r, const double *d)
   /* sum_e d_e (c x e) = c x pv */
   moreau_cross3(r->ca, pv, dw_a);
   moreau_cross3(r->cb, pv, dw_b);
-  moreau_spin_add(r->va + MOREAU_SPIN3D, r->Ia, r->iia, -1.0, dw_a);
-  moreau_spin_add(r->vb + MOREAU_SPIN3D, r->Ib, r->iib, 1.0, dw_b);
+  const double ima = r->va[MOREAU_IM3D], imb = r->vb[MOREAU_IM3D];
+  moreau_spin_add(r->va + MOREAU_SPIN3D, r->Ia, r->va[MOREAU_II3D], -1.0, dw_a);
+  moreau_spin_add(r->vb + MOREAU_SPIN3D, r->Ib, r->vb[MOREAU_II3D], 1.0, dw_b);
   for (int k = 0; k < 3; k++) {
-    r->va[k] -= r->ima * pv[k];
-    r->vb[k] += r->imb_n * d[0] * r->n[k] + r->imb_t * (d[1] * r->t[k] + d[2] * s[k]);
+    r->va[k] -= ima * pv[k];
+    r->vb[k] += imb * d[0] * r->n[k] + imb * (d[1] * r->t[k] + d[2] * s[k]);
   }
   if (r->ga) moreau_glue_add(r->va, r->ga, -(pv[0] * r->ga[0] + pv[1] * r->ga[1] + pv[2] * r->ga[2]), 3);
   if (r->gb) moreau_glue_add(r->vb, r->gb, pv[0] * r->gb[0] + pv[1] * r->gb[1] + pv[2] * r->gb[2], 3);

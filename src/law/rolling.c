@@ -54,16 +54,17 @@ static void setup2d(moreau_row2d *base, const moreau_pair_law *pair, const morea
   base->ut_target = -pair->e_t * c->u_minus[1];
   base->mu = pair->mu;
   r->m_r = pair->mu_r * c->r_eff;
-  r->Wnq = base->iib * base->rb_n + base->iia * base->ra_n;
-  r->Wtq = base->iib * base->rb_t + base->iia * base->ra_t;
-  r->Wqq = base->iib + base->iia;
+  const double iia = base->va[MOREAU_II2D], iib = base->vb[MOREAU_II2D];
+  r->Wnq = iib * base->rb_n + iia * base->ra_n;
+  r->Wtq = iib * base->rb_t + iia * base->ra_t;
+  r->Wqq = iib + iia;
   r->inv_r = 1.0 / c->r_eff;
   r->dt = c->dt;
   r->torque = c->state;
   /* The warm-start torque goes on now; the builder applies the force's. */
   r->q = r->m_r > 0.0 ? c->state[0] * c->dt : 0.0;
-  base->va[MOREAU_SPIN2D] -= base->iia * r->q;
-  base->vb[MOREAU_SPIN2D] += base->iib * r->q;
+  base->va[MOREAU_SPIN2D] -= iia * r->q;
+  base->vb[MOREAU_SPIN2D] += iib * r->q;
 }
 
 /* Solves the k x k system M z = b (k <= 3) by elimination with partial
@@ -169,8 +170,8 @@ static inline void solve2d(rolling_row2d *c, int max_ratio, moreau_sweep_sums *s
   local2d(W, rhs, r->mu, c->m_r, x);
   const double dq = x[2] - c->q;
   c->q = x[2];
-  r->va[MOREAU_SPIN2D] -= r->iia * dq;
-  r->vb[MOREAU_SPIN2D] += r->iib * dq;
+  r->va[MOREAU_SPIN2D] -= r->va[MOREAU_II2D] * dq;
+  r->vb[MOREAU_SPIN2D] += r->vb[MOREAU_II2D] * dq;
   c->torque[0] = x[2] / c->dt;
   moreau_row2d_update(r, x[0], x[1], max_ratio, s);
   s->dp += fabs(dq) * c->inv_r;
@@ -188,8 +189,8 @@ static inline void apply_torque3d(rolling_row3d *c, const double *dq)
   moreau_row3d_binormal(r, s);
   for (int k = 0; k < 3; k++) {
     double t = dq[0] * r->n[k] + dq[1] * r->t[k] + dq[2] * s[k];
-    r->va[MOREAU_SPIN3D + k] -= r->iia * t;
-    r->vb[MOREAU_SPIN3D + k] += r->iib * t;
+    r->va[MOREAU_SPIN3D + k] -= r->va[MOREAU_II3D] * t;
+    r->vb[MOREAU_SPIN3D + k] += r->vb[MOREAU_II3D] * t;
   }
 }
 
@@ -217,7 +218,7 @@ static void setup3d(moreau_row3d *base, const moreau_pair_law *pair, const morea
 static inline double torque_block(rolling_row3d *c)
 {
   moreau_row3d *r = &c->r;
-  const double wqq = r->iia + r->iib;
+  const double wqq = r->va[MOREAU_II3D] + r->vb[MOREAU_II3D];
   double om[3], q[3], dq[3], s[3];
   moreau_row3d_binormal(r, s);
   for (int k = 0; k < 3; k++)

@@ -301,6 +301,7 @@ static moreau_err setup_rows(moreau_nlgs *s, const moreau_nlgs_problem *prob, mo
   MOREAU_CALL(reserve(s, c->n, moreau_bodies_n_local(prob->bodies), prob->walls->n));
   MOREAU_CALL(nlgs_velocities_gather(s, prob));
   MOREAU_CALL(share_counts(s, prob));
+  nlgs_velocities_masses(s, prob);
   MOREAU_CALL(nlgs_contact_order(s, prob));
   *nrows = s->ops->build(s, prob);
   MOREAU_ASSERT(*nrows >= 0 && *nrows <= c->n);

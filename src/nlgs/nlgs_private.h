@@ -54,10 +54,10 @@ struct moreau_nlgs {
   double *wall_glue;  /* per force wall, stride 3: N sqrt(wall_share / M), for its grains' rows */
   /* The velocities the solve moves (nlgs_velocities.c): an entry of
    * vel_stride doubles per local body, then per wall, each in one cache
-   * line: (vx, vy, wz, -) in 2D, (v, w, -, -) in 3D (law_kernel.h's
-   * MOREAU_SPIN2D/3D). A record's sides point to entries, so a random sweep
-   * fetches one line per side, not a velocity's and a spin's. A wall's spin
-   * stays 0 (its inverse inertia is 0). */
+   * line (law_kernel.h's MOREAU_*2D/3D): velocity, spin, inverse mass and
+   * inertia, in 2D a force-driven wall's share vector. A record's sides
+   * point to entries, so a random sweep fetches one line per side. A wall's
+   * spin stays 0 (its inverse inertia is 0). */
   double *vel;
   moreau_lid vel_cap, vel_walls; /* entries allocated; the first wall's entry */
   int vel_stride, spin_at;
@@ -77,19 +77,27 @@ static inline int nlgs_same_wall(const moreau_bodies *b, moreau_lid ia, moreau_l
   return ib >= 0 && b->glued[ia] && b->glued[ia] == b->glued[ib];
 }
 
-/* A row side that is a grain of rough wall iw: the sweep reads and moves
- * the wall's velocity (the grain is fixed to it and does not turn); g is
- * the wall's share vector when it is force-driven, else NULL. */
-static inline void nlgs_glued_side(moreau_nlgs *s, const moreau_walls *w, int iw, double **v, const double **g)
+/* The table entry a row side on local body i reads and moves: its own, or,
+ * for a grain of a rough wall, the wall's (the grain is fixed to it and
+ * does not turn). */
+static inline moreau_lid nlgs_side_entry(const moreau_nlgs *s, const moreau_bodies *b, moreau_lid i)
 {
-  *v = nlgs_velocity(s, s->vel_walls + iw);
-  *g = w->mode[iw] == MOREAU_WALL_FORCE ? &s->wall_glue[3 * iw] : NULL;
+  return b->glued[i] ? s->vel_walls + b->glued[i] - 1 : i;
+}
+
+/* Wall iw's share vector g when it is force-driven, else NULL. */
+static inline const double *nlgs_wall_glue(const moreau_nlgs *s, const moreau_walls *w, int iw)
+{
+  return w->mode[iw] == MOREAU_WALL_FORCE ? &s->wall_glue[3 * iw] : NULL;
 }
 
 /* nlgs_velocities.c */
 /* Sizes the table for prob's local bodies and walls and copies their
  * velocities in. */
 MOREAU_MUST_CHECK moreau_err nlgs_velocities_gather(moreau_nlgs *s, const moreau_nlgs_problem *prob);
+/* Sets the entries' inverse masses and inertias (the rank's copies':
+ * copy_scale) and, in 2D, the walls' share vectors; after share_counts. */
+void nlgs_velocities_masses(moreau_nlgs *s, const moreau_nlgs_problem *prob);
 /* Copies the table's velocities back to the bodies and walls. */
 void nlgs_velocities_scatter(const moreau_nlgs *s, const moreau_nlgs_problem *prob);
 /* The table as the partition's interface average sees it. */

@@ -17,10 +17,10 @@ moreau_err nlgs_velocities_gather(moreau_nlgs *s, const moreau_nlgs_problem *pro
   const moreau_lid nb = moreau_bodies_n_local(b), n = nb + w->n;
   int nv, ns;
   dim_components(s, &nv, &ns);
-  s->vel_stride = s->dim == 2 ? 4 : 8;
+  s->vel_stride = 8;
   s->spin_at = s->dim == 2 ? MOREAU_SPIN2D : MOREAU_SPIN3D;
   if (n > s->vel_cap || !s->vel) {
-    /* Entries of 32 or 64 bytes on 64-byte lines: one line each. */
+    /* Entries of 64 bytes on 64-byte lines: one line each. */
     const moreau_lid cap = n + n / 2 + 64;
     moreau_free(&s->vel);
     MOREAU_CALL(moreau_malloc_lines((size_t)cap * (size_t)s->vel_stride * sizeof(double), &s->vel));
@@ -35,6 +35,25 @@ moreau_err nlgs_velocities_gather(moreau_nlgs *s, const moreau_nlgs_problem *pro
   for (int i = 0; i < w->n; i++)
     memcpy(nlgs_velocity(s, nb + i), &w->velocity[3 * i], (size_t)nv * sizeof(double));
   return MOREAU_SUCCESS;
+}
+
+void nlgs_velocities_masses(moreau_nlgs *s, const moreau_nlgs_problem *prob)
+{
+  const moreau_bodies *b = prob->bodies;
+  const moreau_walls *w = prob->walls;
+  const int im = s->dim == 2 ? MOREAU_IM2D : MOREAU_IM3D, ii = s->dim == 2 ? MOREAU_II2D : MOREAU_II3D;
+  for (moreau_lid i = 0; i < s->vel_walls; i++) {
+    double *e = nlgs_velocity(s, i);
+    e[im] = b->inv_mass[i] * s->copy_scale[i];
+    /* A 3D cluster turns through its tensor (rows3d.c). */
+    e[ii] = s->dim == 3 && b->shape[i] > 0 ? 0.0 : b->inv_inertia[i] * s->copy_scale[i];
+  }
+  for (int i = 0; s->dim == 2 && i < w->n; i++) {
+    const double *g = nlgs_wall_glue(s, w, i);
+    double *e = nlgs_velocity(s, s->vel_walls + i);
+    e[MOREAU_G2D] = g ? g[0] : 0.0;
+    e[MOREAU_G2D + 1] = g ? g[1] : 0.0;
+  }
 }
 
 void nlgs_velocities_scatter(const moreau_nlgs *s, const moreau_nlgs_problem *prob)

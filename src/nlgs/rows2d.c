@@ -19,49 +19,38 @@ static moreau_lid build2d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     double ra, rb;
     moreau_contacts_radii(c, b, k, &ra, &rb);
     double r_eff = ra;
-    r->va = nlgs_velocity(s, ia);
-    r->ima = b->inv_mass[ia] * s->copy_scale[ia];
-    r->iia = b->inv_inertia[ia] * s->copy_scale[ia];
     r->nx = n[0];
     r->ny = n[1];
     r->ra_n = -ca[1] * n[0] + ca[0] * n[1];
     r->ra_t = -ca[1] * tx + ca[0] * ty;
-    r->ga = r->gb = NULL;
     if (nlgs_same_wall(b, ia, ib)) continue;
-    if (b->glued[ia]) nlgs_glued_side(s, w, b->glued[ia] - 1, &r->va, &r->ga);
+    r->va = nlgs_velocity(s, nlgs_side_entry(s, b, ia));
     if (ib >= 0) {
-      r->vb = nlgs_velocity(s, ib);
-      r->imb_n = r->imb_t = b->inv_mass[ib] * s->copy_scale[ib];
-      r->iib = b->inv_inertia[ib] * s->copy_scale[ib];
+      r->vb = nlgs_velocity(s, nlgs_side_entry(s, b, ib));
       r->rb_n = -cb[1] * n[0] + cb[0] * n[1];
       r->rb_t = -cb[1] * tx + cb[0] * ty;
-      if (b->glued[ib]) nlgs_glued_side(s, w, b->glued[ib] - 1, &r->vb, &r->gb);
       mat_b = b->material[ib];
       r_eff = ra * rb / (ra + rb);
     } else {
       int iw = -(ib + 1);
       r->vb = nlgs_velocity(s, s->vel_walls + iw);
-      r->imb_n = w->mode[iw] == MOREAU_WALL_FORCE ? s->wall_share[iw] / w->mass[iw] : 0.0;
-      r->imb_t = 0.0;
-      r->iib = 0.0;
       r->rb_n = r->rb_t = 0.0;
       mat_b = w->material[iw];
     }
-    r->Wnn = r->ima + r->imb_n + r->iia * r->ra_n * r->ra_n + r->iib * r->rb_n * r->rb_n;
-    r->Wtt = r->ima + r->imb_t + r->iia * r->ra_t * r->ra_t + r->iib * r->rb_t * r->rb_t;
-    r->Wnt = r->iia * r->ra_n * r->ra_t + r->iib * r->rb_n * r->rb_t;
-    /* A rough wall's grain moves its wall along N: + (e_i . g)(e_j . g). */
+    const double ima = r->va[MOREAU_IM2D], iia = r->va[MOREAU_II2D], imb = r->vb[MOREAU_IM2D], iib = r->vb[MOREAU_II2D];
+    r->Wnn = ima + imb + iia * r->ra_n * r->ra_n + iib * r->rb_n * r->rb_n;
+    r->Wtt = ima + imb + iia * r->ra_t * r->ra_t + iib * r->rb_t * r->rb_t;
+    r->Wnt = iia * r->ra_n * r->ra_t + iib * r->rb_n * r->rb_t;
+    /* A force-driven wall (or a grain of it) moves along N: + (e_i . g)(e_j . g). */
     for (int side = 0; side < 2; side++) {
-      const double *g = side ? r->gb : r->ga;
-      if (!g) continue;
+      const double *g = (side ? r->vb : r->va) + MOREAU_G2D;
+      if (g[0] == 0.0 && g[1] == 0.0) continue;
       double gn = g[0] * n[0] + g[1] * n[1], gt = g[0] * tx + g[1] * ty;
       r->Wnn += gn * gn;
       r->Wtt += gt * gt;
       r->Wnt += gn * gt;
     }
-    double det = r->Wnn * r->Wtt - r->Wnt * r->Wnt;
-    if (!(det > 0.0)) continue;
-    r->inv_det = 1.0 / det;
+    if (!(r->Wnn * r->Wtt - r->Wnt * r->Wnt > 0.0)) continue; /* the local solve needs W^-1 */
 
     const moreau_pair_law *pair = moreau_materials_pair(prob->materials, b->material[ia], mat_b);
     /* The frame of moreau_contact_frame in 2D: t, and s = e_z. */

@@ -42,48 +42,41 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     double r_eff = ra;
     memcpy(r->n, e[0], sizeof(r->n));
     memcpy(r->t, e[1], sizeof(r->t));
-    r->va = nlgs_velocity(s, ia);
-    r->ima = b->inv_mass[ia] * s->copy_scale[ia];
-    r->iia = b->shape[ia] > 0 ? 0.0 : b->inv_inertia[ia] * s->copy_scale[ia];
+    r->va = nlgs_velocity(s, nlgs_side_entry(s, b, ia));
     r->Ia = b->shape[ia] > 0 ? &s->inv_inertia6[6 * ia] : NULL;
     memcpy(r->ca, &c->ca[3 * k], sizeof(r->ca));
-    r->ga = r->gb = NULL;
+    r->ga = b->glued[ia] ? nlgs_wall_glue(s, w, b->glued[ia] - 1) : NULL;
     if (nlgs_same_wall(b, ia, ib)) continue;
-    if (b->glued[ia]) nlgs_glued_side(s, w, b->glued[ia] - 1, &r->va, &r->ga);
     if (ib >= 0) {
-      r->vb = nlgs_velocity(s, ib);
-      r->imb_n = r->imb_t = b->inv_mass[ib] * s->copy_scale[ib];
-      r->iib = b->shape[ib] > 0 ? 0.0 : b->inv_inertia[ib] * s->copy_scale[ib];
+      r->vb = nlgs_velocity(s, nlgs_side_entry(s, b, ib));
+      r->gb = b->glued[ib] ? nlgs_wall_glue(s, w, b->glued[ib] - 1) : NULL;
       r->Ib = b->shape[ib] > 0 ? &s->inv_inertia6[6 * ib] : NULL;
       memcpy(r->cb, &c->cb[3 * k], sizeof(r->cb));
-      if (b->glued[ib]) nlgs_glued_side(s, w, b->glued[ib] - 1, &r->vb, &r->gb);
       mat_b = b->material[ib];
       r_eff = ra * rb / (ra + rb);
     } else {
       int iw = -(ib + 1);
       r->vb = nlgs_velocity(s, s->vel_walls + iw);
-      r->imb_n = w->mode[iw] == MOREAU_WALL_FORCE ? s->wall_share[iw] / w->mass[iw] : 0.0;
-      r->imb_t = 0.0;
-      r->iib = 0.0;
+      r->gb = nlgs_wall_glue(s, w, iw);
       r->Ib = NULL;
       memset(r->cb, 0, sizeof(r->cb));
       mat_b = w->material[iw];
     }
     /* W_ij = e_i . e_j (1/m_a + 1/m_b) + (c_a x e_i) . I_a^-1 (c_a x e_j) + (c_b x e_i) . I_b^-1 (c_b x e_j),
-     * with the b side's translation along n only for a force-driven wall. */
+     * plus (e_i . g)(e_j . g) for a side on a force-driven wall. */
+    const double ima = r->va[MOREAU_IM3D], iia = r->va[MOREAU_II3D], imb = r->vb[MOREAU_IM3D], iib = r->vb[MOREAU_II3D];
     static const int ij[6][2] = {{0, 0}, {0, 1}, {0, 2}, {1, 1}, {1, 2}, {2, 2}};
     double ca_x[9], cb_x[9], Ia_ca[9], Ib_cb[9];
     for (int i = 0; i < 3; i++) {
       moreau_cross3(r->ca, e[i], &ca_x[3 * i]);
       moreau_cross3(r->cb, e[i], &cb_x[3 * i]);
-      inv_inertia_apply(r->Ia, r->iia, &ca_x[3 * i], &Ia_ca[3 * i]);
-      inv_inertia_apply(r->Ib, r->iib, &cb_x[3 * i], &Ib_cb[3 * i]);
+      inv_inertia_apply(r->Ia, iia, &ca_x[3 * i], &Ia_ca[3 * i]);
+      inv_inertia_apply(r->Ib, iib, &cb_x[3 * i], &Ib_cb[3 * i]);
     }
     for (int m = 0; m < 6; m++) {
       int i = ij[m][0], j = ij[m][1];
-      double trans = i == j ? r->ima + (i == 0 ? r->imb_n : r->imb_t) : 0.0;
+      double trans = i == j ? ima + imb : 0.0;
       r->W[m] = trans + moreau_dot3(&ca_x[3 * i], &Ia_ca[3 * j]) + moreau_dot3(&cb_x[3 * i], &Ib_cb[3 * j]);
-      /* A rough wall's grain moves its wall along N: + (e_i . g)(e_j . g). */
       if (r->ga) r->W[m] += moreau_dot3(e[i], r->ga) * moreau_dot3(e[j], r->ga);
       if (r->gb) r->W[m] += moreau_dot3(e[i], r->gb) * moreau_dot3(e[j], r->gb);
     }

@@ -62,8 +62,8 @@ typedef struct {
   double m, inertia;
   double n[2], t[2]; /* t = n rotated by +90 degrees */
   double c[2];       /* from the centre of a to the contact point */
-  double va[3];      /* a's velocity, then its spin (the solve's table layout) */
-  double vb[3];      /* the wall: at rest */
+  double va[8];      /* a's entry of the solve's table: velocity, spin, inverse mass and inertia, g */
+  double vb[8];      /* the wall: at rest, no mass */
   moreau_row2d row;
 } disk2d;
 
@@ -100,12 +100,10 @@ static void build2d(disk2d *d, double m, double inertia, double angle, const dou
   r->ny = d->n[1];
   r->ra_n = -c[1] * d->n[0] + c[0] * d->n[1];
   r->ra_t = -c[1] * d->t[0] + c[0] * d->t[1];
-  r->ima = 1.0 / m;
-  r->iia = inertia > 0.0 ? 1.0 / inertia : 0.0;
-  r->Wnn = r->ima + r->iia * r->ra_n * r->ra_n;
-  r->Wtt = r->ima + r->iia * r->ra_t * r->ra_t;
-  r->Wnt = r->iia * r->ra_n * r->ra_t;
-  r->inv_det = 1.0 / (r->Wnn * r->Wtt - r->Wnt * r->Wnt);
+  const double ima = d->va[MOREAU_IM2D] = 1.0 / m, iia = d->va[MOREAU_II2D] = inertia > 0.0 ? 1.0 / inertia : 0.0;
+  r->Wnn = ima + iia * r->ra_n * r->ra_n;
+  r->Wtt = ima + iia * r->ra_t * r->ra_t;
+  r->Wnt = iia * r->ra_n * r->ra_t;
 }
 
 /* A disk of radius rad touching the wall at c = rad n, so its lever arm is
@@ -242,7 +240,8 @@ static void check_sliding(disk2d *d, double mu, const char *what)
   ck_assert_msg(un0 < 0.0, "%s: the fixture approaches: u_n- = %g", what, un0);
   /* The sticking solution must be outside the cone for the case to slide. */
   {
-    double pn_s = (r->Wtt * -un0 - r->Wnt * -ut0) * r->inv_det, pt_s = (r->Wnn * -ut0 - r->Wnt * -un0) * r->inv_det;
+    const double inv_det = 1.0 / (r->Wnn * r->Wtt - r->Wnt * r->Wnt);
+    double pn_s = (r->Wtt * -un0 - r->Wnt * -ut0) * inv_det, pt_s = (r->Wnn * -ut0 - r->Wnt * -un0) * inv_det;
     ck_assert_msg(pn_s > 0.0 && fabs(pt_s) > mu * pn_s, "%s: the fixture slides (%g, %g)", what, pn_s, pt_s);
   }
   setup2d(d, mu, 0.0, 0.0, 0.0, 0.01);
@@ -366,14 +365,15 @@ END_TEST
  * makes a sweep's result depend on the order the rows are visited in. */
 typedef struct {
   disk2d a[8];
-  double vb[3]; /* B's velocity and spin */
+  double vb[8]; /* B's entry: velocity, spin, inverse mass, ... */
   moreau_row2d rows[8];
 } disks_on_b;
 
 static void disks_on_b_build(disks_on_b *f)
 {
   const double inv_mass_b = 0.1;
-  f->vb[0] = f->vb[1] = f->vb[2] = 0.0;
+  memset(f->vb, 0, sizeof(f->vb));
+  f->vb[MOREAU_IM2D] = inv_mass_b; /* B does not turn: no inverse inertia */
   for (int i = 0; i < 8; i++) {
     const double angle = 2.0 * M_PI * i / 8 + 0.1;
     disk_on_wall(&f->a[i], 1.0 + 0.1 * i, 0.5, angle, (1.0 + 0.2 * i) * cos(angle) - 0.1 * sin(angle),
@@ -381,10 +381,8 @@ static void disks_on_b_build(disks_on_b *f)
     setup2d(&f->a[i], 0.3, 0.0, 0.0, 0.0, 0.01); /* B at rest: its targets are the wall's */
     moreau_row2d *r = &f->a[i].row;
     r->vb = f->vb;
-    r->imb_n = r->imb_t = inv_mass_b;
     r->Wnn += inv_mass_b;
     r->Wtt += inv_mass_b;
-    r->inv_det = 1.0 / (r->Wnn * r->Wtt - r->Wnt * r->Wnt);
     f->rows[i] = *r;
   }
 }
@@ -434,7 +432,7 @@ typedef struct {
   double m, inertia, rad;
   double e[3][3]; /* n, t, s */
   double c[3];
-  double va[6], vb[6]; /* velocity, then spin from [3] */
+  double va[8], vb[8]; /* entries of the solve's table: velocity, spin from [3], inverse mass and inertia */
   double Ia[6], Ib[6]; /* the row's inverse inertia tensors: a's isotropic, the wall's zero */
   moreau_row3d row;
 } sphere3d;
@@ -443,9 +441,9 @@ typedef struct {
 static void set_inverse_inertia(sphere3d *s, double inertia)
 {
   moreau_row3d *r = &s->row;
-  r->iia = 1.0 / inertia;
+  const double iia = s->va[MOREAU_II3D] = 1.0 / inertia;
   for (int k = 0; k < 6; k++) {
-    s->Ia[k] = k == 0 || k == 3 || k == 5 ? r->iia : 0.0;
+    s->Ia[k] = k == 0 || k == 3 || k == 5 ? iia : 0.0;
     s->Ib[k] = 0.0;
   }
   r->Ia = s->Ia;
@@ -497,7 +495,7 @@ static void sphere_on_wall(sphere3d *s, double m, double rad, const double *v, c
   memcpy(r->n, s->e[0], sizeof(r->n));
   memcpy(r->t, s->e[1], sizeof(r->t));
   memcpy(r->ca, s->c, sizeof(r->ca));
-  r->ima = 1.0 / m;
+  s->va[MOREAU_IM3D] = 1.0 / m;
   set_inverse_inertia(s, s->inertia);
   r->W[0] = 1.0 / m;
   r->W[3] = r->W[5] = 3.5 / m;

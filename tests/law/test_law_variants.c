@@ -37,7 +37,7 @@ static const moreau_law *find(const char *name)
 typedef struct {
   double im[2], ii[2]; /* inverse mass and inertia of a and b */
   double c[2][2];      /* from each centre to the contact point */
-  double v[2][3];      /* each side's velocity, then its spin at [2] (the solve's table layout) */
+  double v[2][8];      /* each side's entry of the solve's table: velocity, spin, inverse mass and inertia, g */
   double n[2], t[2];
   double state[3];
   double buf[64]; /* the law's record (at most 512 bytes) */
@@ -75,14 +75,13 @@ static void build2d(pair2d *p, const moreau_law *law, const moreau_pair_law *pai
   r->ra_t = -p->c[0][1] * p->t[0] + p->c[0][0] * p->t[1];
   r->rb_n = -p->c[1][1] * p->n[0] + p->c[1][0] * p->n[1];
   r->rb_t = -p->c[1][1] * p->t[0] + p->c[1][0] * p->t[1];
-  r->ima = p->im[0];
-  r->iia = p->ii[0];
-  r->imb_n = r->imb_t = p->im[1];
-  r->iib = p->ii[1];
-  r->Wnn = r->ima + r->imb_n + r->iia * r->ra_n * r->ra_n + r->iib * r->rb_n * r->rb_n;
-  r->Wtt = r->ima + r->imb_t + r->iia * r->ra_t * r->ra_t + r->iib * r->rb_t * r->rb_t;
-  r->Wnt = r->iia * r->ra_n * r->ra_t + r->iib * r->rb_n * r->rb_t;
-  r->inv_det = 1.0 / (r->Wnn * r->Wtt - r->Wnt * r->Wnt);
+  for (int side = 0; side < 2; side++) {
+    p->v[side][MOREAU_IM2D] = p->im[side];
+    p->v[side][MOREAU_II2D] = p->ii[side];
+  }
+  r->Wnn = p->im[0] + p->im[1] + p->ii[0] * r->ra_n * r->ra_n + p->ii[1] * r->rb_n * r->rb_n;
+  r->Wtt = p->im[0] + p->im[1] + p->ii[0] * r->ra_t * r->ra_t + p->ii[1] * r->rb_t * r->rb_t;
+  r->Wnt = p->ii[0] * r->ra_n * r->ra_t + p->ii[1] * r->rb_n * r->rb_t;
   rel2d(p, um, NULL);
   moreau_law_contact c = {gap, um, dt, r_eff, p->state};
   law->setup2d(r, pair, &c);
@@ -319,7 +318,7 @@ END_TEST
 
 typedef struct {
   double im[2], ii[2], rad[2];
-  double v[2][6]; /* each side's velocity, then its spin from [3] */
+  double v[2][8]; /* each side's entry of the solve's table: velocity, spin from [3], inverse mass and inertia */
   double e[3][3]; /* n, t, s */
   double state[3];
   double inv_inertia[2][6]; /* the row's tensors: ii times the identity */
@@ -371,10 +370,10 @@ static void build3d(pair3d *p, const moreau_law *law, const moreau_pair_law *pai
   memcpy(r->t, p->e[1], sizeof(r->t));
   r->va = p->v[0];
   r->vb = p->v[1];
-  r->ima = p->im[0];
-  r->iia = p->ii[0];
-  r->imb_n = r->imb_t = p->im[1];
-  r->iib = p->ii[1];
+  for (int side = 0; side < 2; side++) {
+    p->v[side][MOREAU_IM3D] = p->im[side];
+    p->v[side][MOREAU_II3D] = p->ii[side];
+  }
   for (int side = 0; side < 2; side++)
     for (int k = 0; k < 6; k++)
       p->inv_inertia[side][k] = k == 0 || k == 3 || k == 5 ? p->ii[side] : 0.0;
@@ -390,8 +389,8 @@ static void build3d(pair3d *p, const moreau_law *law, const moreau_pair_law *pai
   static const int ij[6][2] = {{0, 0}, {0, 1}, {0, 2}, {1, 1}, {1, 2}, {2, 2}};
   for (int m = 0; m < 6; m++) {
     int i = ij[m][0], j = ij[m][1];
-    r->W[m] = (i == j ? r->ima + r->imb_n : 0.0) + r->iia * dot(&ca_x[3 * i], &ca_x[3 * j]) +
-              r->iib * dot(&cb_x[3 * i], &cb_x[3 * j]);
+    r->W[m] = (i == j ? p->im[0] + p->im[1] : 0.0) + p->ii[0] * dot(&ca_x[3 * i], &ca_x[3 * j]) +
+              p->ii[1] * dot(&cb_x[3 * i], &cb_x[3 * j]);
   }
   rel3d(p, um, NULL);
   moreau_law_contact c = {gap, um, dt, p->rad[0] * p->rad[1] / (p->rad[0] + p->rad[1]), p->state};
