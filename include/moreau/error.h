@@ -80,7 +80,8 @@ MOREAU_MUST_CHECK moreau_err moreau_malloc(size_t bytes, void *ptr_out);
 MOREAU_MUST_CHECK moreau_err moreau_calloc(size_t n, size_t size, void *ptr_out);
 MOREAU_MUST_CHECK moreau_err moreau_realloc(size_t bytes, void *ptr_inout);
 /* bytes on whole 64-byte cache lines (freed by moreau_free): an array of
- * records of 64 k bytes then puts each on k lines. */
+ * records of 64 k bytes then puts each on k lines. From 4 MiB on, on 2 MiB
+ * pages where the kernel gives them. */
 MOREAU_MUST_CHECK moreau_err moreau_malloc_lines(size_t bytes, void *ptr_out);
 void moreau_free(void *ptr_inout);
 

@@ -203,6 +203,15 @@ START_TEST(test_allocation_helpers)
     memset(q, 1, bytes);
     moreau_free(&q);
   }
+  {
+    const size_t big = (size_t)5 << 20; /* asks for huge pages */
+    char *q = NULL;
+    ck_assert_int_eq(moreau_malloc_lines(big, &q), 0);
+    ck_assert_msg(q && (uintptr_t)q % 64 == 0, "%zu bytes at %p", big, (void *)q);
+    memset(q, 1, big);
+    ck_assert(q[0] == 1 && q[big - 1] == 1);
+    moreau_free(&q);
+  }
   ck_assert_int_eq(moreau_malloc_lines(0, &p), 0);
   ck_assert_ptr_null(p);
 }
