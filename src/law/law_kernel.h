@@ -52,7 +52,7 @@ typedef struct {
  * makes it, is formed where it is needed (moreau_row3d_binormal): in a
  * random sweep six products cost less than 24 more bytes a record. */
 typedef struct {
-  double *va, *vb; /* each side's velocity and spin */
+  double *va, *vb; /* each side's entry: velocity, spin, masses */
   double n[3], t[3];
   /* From each side's centre of mass to the contact point (0 for a wall):
    * the sweep forms c x P and w x c from them, which cost fewer flops and 96

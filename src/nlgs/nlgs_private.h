@@ -51,7 +51,7 @@ struct moreau_nlgs {
   int wall_cap;
   double *wall_share; /* per wall: ranks whose contacts touch it */
   char *wall_touched; /* per wall: whether this rank's contacts touch it */
-  double *wall_glue;  /* per force wall, stride 3: N sqrt(wall_share / M), for its grains' rows */
+  double *wall_glue;  /* per force wall, stride 3: N sqrt(wall_share / M), for its rows and its grains' */
   /* The velocities the solve moves (nlgs_velocities.c): an entry of
    * vel_stride doubles per local body, then per wall, each in one cache
    * line (law_kernel.h's MOREAU_*2D/3D): velocity, spin, inverse mass and
