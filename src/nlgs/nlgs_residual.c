@@ -27,6 +27,8 @@ moreau_err nlgs_law_residual_sums(moreau_nlgs *s, moreau_contacts *c, moreau_lid
   dp[0] = dp[1] = 0.0;
   MOREAU_CHECK(width <= 8, MOREAU_ERR_INTERNAL, "law residual: a contact state of %d doubles (at most 8)", width);
   for (moreau_lid i = 0; i < nrows; i++) {
+    /* The records come in memory order, their entries from anywhere. */
+    if (i + MOREAU_SWEEP_AHEAD < nrows) moreau_prefetch_sides(nlgs_row(s, i + MOREAU_SWEEP_AHEAD));
     void *row = nlgs_row(s, i);
     double *side[2]; /* va, vb */
     double *state = width ? &c->state[(size_t)width * s->row_contact[i]] : NULL;
