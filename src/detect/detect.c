@@ -132,6 +132,32 @@ static moreau_err walls_of(const moreau_bodies *b, const moreau_walls *w, moreau
   return MOREAU_SUCCESS;
 }
 
+/* How far ahead in gid order the narrow phase prefetches an owned body's
+ * fields (DETECT_AHEAD) and the start of its candidate list (half as far,
+ * once its cand_start is in cache). */
+enum { DETECT_AHEAD = 8 };
+
+/* Prefetches what the narrow phase reads of the k-th owned body in gid
+ * order, and the candidates of the one half as far ahead. The bodies are
+ * stored along a space-filling curve, so the gid order jumps in memory at
+ * every body. Always inlined: GCC finds a void function of prefetches alone
+ * pure and drops its calls. */
+static inline __attribute__((always_inline)) void prefetch_owned(const moreau_detector *d, const moreau_bodies *b,
+                                                                 const moreau_lid *by_gid, moreau_lid k)
+{
+  if (k + DETECT_AHEAD < b->n_owned) {
+    const moreau_lid a = by_gid[k + DETECT_AHEAD];
+    __builtin_prefetch(&b->x[3 * a], 0, 3);
+    __builtin_prefetch(&b->radius[a], 0, 3);
+    __builtin_prefetch(&b->shape[a], 0, 3);
+    __builtin_prefetch(&b->gid[a], 0, 3);
+    __builtin_prefetch(&b->glued[a], 0, 3);
+    __builtin_prefetch(&d->cand_start[a], 0, 3);
+  }
+  if (k + DETECT_AHEAD / 2 < b->n_owned)
+    __builtin_prefetch(&d->cand_b[d->cand_start[by_gid[k + DETECT_AHEAD / 2]]], 0, 3);
+}
+
 moreau_err moreau_detect(moreau_detector *d, const moreau_domain *domain, const moreau_bodies *b, const moreau_walls *w,
                          double alert, const moreau_lid *by_gid, moreau_contacts *c)
 {
@@ -143,6 +169,7 @@ moreau_err moreau_detect(moreau_detector *d, const moreau_domain *domain, const 
    * walls (whose gids come after every body's): key order. */
   for (moreau_lid k = 0; k < b->n_owned; k++) {
     moreau_lid a = by_gid[k];
+    prefetch_owned(d, b, by_gid, k);
     for (moreau_lid j = d->cand_start[a]; j < d->cand_start[a + 1]; j++) {
       moreau_lid ib = d->cand_b[j];
       const double *xb = &b->x[3 * ib];
