@@ -110,6 +110,21 @@ void sim_drift(moreau_sim *sim, double h)
       (void)moreau_domain_wrap(sim->domain, &b->x[3 * i], &b->v[3 * i]);
 }
 
+/* How many contacts ahead the relative velocities prefetch their bodies'. */
+enum { RELATIVE_AHEAD = 8 };
+
+/* Prefetches the velocity, spin and glue flag of body i (i < 0: a wall,
+ * nothing). The contacts come in key order and their bodies from anywhere
+ * in memory. Always inlined: GCC finds a void function of prefetches alone
+ * pure and drops its calls. */
+static inline __attribute__((always_inline)) void prefetch_body_velocity(const moreau_bodies *b, moreau_lid i)
+{
+  if (i < 0) return;
+  __builtin_prefetch(&b->v[3 * i], 0, 3);
+  __builtin_prefetch(&b->w[3 * i], 0, 3);
+  __builtin_prefetch(&b->glued[i], 0, 3);
+}
+
 /* Relative velocity of b with respect to a at each contact point, in world
  * components, from the velocities at the start of the step: the row build
  * takes its frame components, with the frame it forms anyway. */
@@ -123,6 +138,10 @@ moreau_err sim_relative_velocities(moreau_sim *sim)
     MOREAU_CALL(moreau_realloc(3 * (size_t)sim->u_minus_cap * sizeof(double), &sim->u_minus));
   }
   for (moreau_lid k = 0; k < c->n; k++) {
+    if (k + RELATIVE_AHEAD < c->n) {
+      prefetch_body_velocity(b, c->a[k + RELATIVE_AHEAD]);
+      prefetch_body_velocity(b, c->b[k + RELATIVE_AHEAD]);
+    }
     moreau_lid ia = c->a[k], ib = c->b[k];
     const double *ca = &c->ca[3 * k], *cb = &c->cb[3 * k], *wa = &b->w[3 * ia];
     double ua[3], ub[3] = {0, 0, 0};
