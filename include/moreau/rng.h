@@ -3,6 +3,8 @@
 
 #include <stdint.h>
 
+#include "moreau/types.h"
+
 /* xoshiro256** (Blackman & Vigna), seeded through splitmix64: fast, and the
  * same stream on every machine, so a run is reproducible from -seed. */
 typedef struct {
@@ -47,5 +49,12 @@ static inline uint32_t moreau_rng_below(moreau_rng *r, uint32_t n)
 {
   return (uint32_t)(((moreau_rng_next(r) >> 32) * (uint64_t)n) >> 32);
 }
+
+/* a[0..n) in a uniformly random order: Fisher-Yates, a[i] swapped with
+ * a[j], j = moreau_rng_below(r, i + 1), for i from n - 1 down (the NLGS
+ * sweep's fresh order). The same draws in the same order at every size. */
+#pragma GCC visibility push(default)
+void moreau_rng_shuffle(moreau_rng *r, moreau_lid *a, moreau_lid n);
+#pragma GCC visibility pop
 
 #endif

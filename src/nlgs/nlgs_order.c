@@ -100,23 +100,13 @@ moreau_err nlgs_contact_order(moreau_nlgs *s, const moreau_nlgs_problem *prob)
   return MOREAU_SUCCESS;
 }
 
-static void shuffle_range(moreau_rng *rng, moreau_lid *a, moreau_lid n)
-{
-  for (moreau_lid i = n - 1; i > 0; i--) {
-    moreau_lid j = (moreau_lid)moreau_rng_below(rng, (uint32_t)(i + 1));
-    moreau_lid t = a[i];
-    a[i] = a[j];
-    a[j] = t;
-  }
-}
-
 moreau_lid nlgs_visit_order(moreau_nlgs *s, moreau_lid *base, moreau_lid n, moreau_lid *out, moreau_lid perm_at,
                             moreau_law_sweep_args *a)
 {
   moreau_lid nb, at = 0, *perm;
   a->n = n;
   if (s->order_kind == MOREAU_NLGS_ORDER_RANDOM) {
-    shuffle_range(&s->rng, base, n);
+    moreau_rng_shuffle(&s->rng, base, n);
     a->order = base;
     a->block = a->nblocks = 0;
     return 0;
@@ -125,12 +115,12 @@ moreau_lid nlgs_visit_order(moreau_nlgs *s, moreau_lid *base, moreau_lid n, more
   nb = (n + s->block - 1) / s->block;
   for (moreau_lid j = 0; j < nb; j++)
     perm[j] = j;
-  if (s->order_kind == MOREAU_NLGS_ORDER_BLOCKS) shuffle_range(&s->rng, perm, nb);
+  if (s->order_kind == MOREAU_NLGS_ORDER_BLOCKS) moreau_rng_shuffle(&s->rng, perm, nb);
   for (moreau_lid j = 0; j < nb; j++) {
     moreau_lid first = perm[j] * s->block, len = n - first < s->block ? n - first : s->block;
     for (moreau_lid i = 0; i < len; i++)
       out[at + i] = base[first + i];
-    shuffle_range(&s->rng, &out[at], len);
+    moreau_rng_shuffle(&s->rng, &out[at], len);
     at += len;
   }
   a->order = out;

@@ -14,3 +14,8 @@ moreau_serial_test(core_fields test_fields TIMEOUT 60)
 # Order-independent sums, in any order and reduced over 1-4 ranks.
 moreau_test_program(test_core_sum ${CMAKE_CURRENT_LIST_DIR}/test_sum.c)
 moreau_mpi_test(core_sum test_core_sum RANKS 1 2 3 4 TIMEOUT 60)
+
+# The sweep's shuffle: Fisher-Yates' permutation at every size (around the
+# size from which it prefetches), and uniform over the orders of 4 entries.
+moreau_test_program(test_core_shuffle ${CMAKE_CURRENT_LIST_DIR}/test_shuffle.c)
+moreau_serial_test(core_shuffle test_core_shuffle TIMEOUT 60)
