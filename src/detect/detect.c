@@ -154,7 +154,7 @@ static inline __attribute__((always_inline)) void prefetch_owned(const moreau_de
     __builtin_prefetch(&b->glued[a], 0, 3);
     __builtin_prefetch(&d->cand_start[a], 0, 3);
   }
-  if (k + DETECT_AHEAD / 2 < b->n_owned)
+  if (d->cand_b && k + DETECT_AHEAD / 2 < b->n_owned) /* no list at all when no pair is a candidate */
     __builtin_prefetch(&d->cand_b[d->cand_start[by_gid[k + DETECT_AHEAD / 2]]], 0, 3);
 }
 
