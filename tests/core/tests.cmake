@@ -19,3 +19,7 @@ moreau_mpi_test(core_sum test_core_sum RANKS 1 2 3 4 TIMEOUT 60)
 # size from which it prefetches), and uniform over the orders of 4 entries.
 moreau_test_program(test_core_shuffle ${CMAKE_CURRENT_LIST_DIR}/test_shuffle.c)
 moreau_serial_test(core_shuffle test_core_shuffle TIMEOUT 60)
+
+# The Morton key's masks against the bit-by-bit interleave it stands for.
+moreau_test_program(test_core_morton ${CMAKE_CURRENT_LIST_DIR}/test_morton.c)
+moreau_serial_test(core_morton test_core_morton TIMEOUT 60)
