@@ -167,6 +167,32 @@ static inline __attribute__((always_inline)) void nlgs_prefetch_build(const more
   nlgs_prefetch_body(s, b, c->b[k]);
 }
 
+/* Prefetches what the row build of the kk-th row built reads of its contact
+ * (nothing past the last contact, nor in the random order). The blocks and
+ * layers orders build the rows along the curve, and so read the contact
+ * list, which is in key order, from anywhere: each of the dozen arrays a row
+ * reads was a miss of its own (at 1.5e6 contacts the 2D build took 0.36 s
+ * a solve, as long as seven sweeps). Done twice as far ahead as the bodies,
+ * whose indices it brings in. */
+static inline __attribute__((always_inline)) void nlgs_prefetch_contact(const moreau_nlgs *s,
+                                                                        const moreau_nlgs_problem *prob, moreau_lid kk)
+{
+  const moreau_contacts *c = prob->contacts;
+  if (s->order_kind == MOREAU_NLGS_ORDER_RANDOM || kk >= c->n) return;
+  const moreau_lid k = s->contact_perm[kk];
+  __builtin_prefetch(&c->a[k], 0, 3);
+  __builtin_prefetch(&c->b[k], 0, 3);
+  __builtin_prefetch(&c->point[k], 0, 3);
+  __builtin_prefetch(&c->normal[3 * k], 0, 3);
+  __builtin_prefetch(&c->ca[3 * k], 0, 3);
+  __builtin_prefetch(&c->cb[3 * k], 0, 3);
+  __builtin_prefetch(&c->gap[k], 0, 3);
+  __builtin_prefetch(&c->vshift[3 * k], 0, 3);
+  __builtin_prefetch(&c->force[3 * k], 0, 3);
+  __builtin_prefetch(&prob->u_minus[3 * k], 0, 3);
+  if (c->state_width) __builtin_prefetch(&c->state[(size_t)c->state_width * k], 0, 3);
+}
+
 /* u = (du . e[0], du . e[1], du . e[2]): the frame components (n, t, s) of
  * a contact's relative velocity du at the start of the step, which the
  * problem holds in world components. */

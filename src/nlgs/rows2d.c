@@ -9,6 +9,7 @@ static moreau_lid build2d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
   const moreau_contacts *c = prob->contacts;
   moreau_lid nrows = 0;
   for (moreau_lid kk = 0; kk < c->n; kk++) {
+    nlgs_prefetch_contact(s, prob, kk + 2 * NLGS_BUILD_AHEAD);
     nlgs_prefetch_build(s, b, c, kk + NLGS_BUILD_AHEAD);
     moreau_lid k = nlgs_build_contact(s, kk);
     moreau_row2d *r = nlgs_row(s, nrows);

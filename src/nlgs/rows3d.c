@@ -29,6 +29,7 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
       I[m] *= s->copy_scale[i];
   }
   for (moreau_lid kk = 0; kk < c->n; kk++) {
+    nlgs_prefetch_contact(s, prob, kk + 2 * NLGS_BUILD_AHEAD);
     nlgs_prefetch_build(s, b, c, kk + NLGS_BUILD_AHEAD);
     moreau_lid k = nlgs_build_contact(s, kk);
     moreau_row3d *r = nlgs_row(s, nrows);
