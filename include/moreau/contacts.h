@@ -34,8 +34,13 @@ typedef struct {
   double *normal;
   double *ca, *cb; /* from the centre of a (of b) to the contact point */
   double *gap;     /* signed distance at detection; < 0 is an overlap */
-  double *vshift;  /* velocity of the image of b that a touches, on top of b's own (Lees-Edwards; else 0) */
-  double *force;   /* (f_n, f_t, f_s) */
+  /* The velocity of the image of b that a touches, on top of b's own: nonzero
+   * only across a Lees-Edwards face or one that moves (a pressure-controlled
+   * cell). NULL until a contact has such an image, then kept for the list's
+   * life (moreau_contacts_enable_vshift): a list without one saves its 24
+   * bytes a contact, read as zeros (moreau_contacts_vshift). */
+  double *vshift;
+  double *force; /* (f_n, f_t, f_s) */
   int state_width;
   double *state;             /* state_width per contact */
   int history_only;          /* a history list: only the key, force and state arrays exist */
@@ -59,6 +64,13 @@ static inline void moreau_contacts_radii(const moreau_contacts *c, const moreau_
   *rb = c->b[k] >= 0 ? moreau_bodies_contactor_radius(b, c->b[k], c->point[k] & 0xffff) : 0.0;
 }
 
+/* The vshift of contact k: c->vshift's, or zeros when the list has none. */
+static inline const double *moreau_contacts_vshift(const moreau_contacts *c, moreau_lid k)
+{
+  static const double zero[3] = {0.0, 0.0, 0.0};
+  return c->vshift ? &c->vshift[3 * k] : zero;
+}
+
 /* state_width >= 0: doubles of law state per contact (moreau_law_state_width). */
 MOREAU_MUST_CHECK moreau_err moreau_contacts_create(int state_width, moreau_contacts **c);
 /* A history list: only the arrays of the history (gid_a, gid_b, point,
@@ -68,6 +80,10 @@ MOREAU_MUST_CHECK moreau_err moreau_contacts_create(int state_width, moreau_cont
 MOREAU_MUST_CHECK moreau_err moreau_contacts_create_history(int state_width, moreau_contacts **c);
 MOREAU_MUST_CHECK moreau_err moreau_contacts_destroy(moreau_contacts **c);
 MOREAU_MUST_CHECK moreau_err moreau_contacts_reserve(moreau_contacts *c, moreau_lid capacity);
+/* Gives c (not a history list) its vshift array, zero for the contacts it
+ * holds; nothing when it has one. Detection calls it at the first contact
+ * whose image of b moves. */
+MOREAU_MUST_CHECK moreau_err moreau_contacts_enable_vshift(moreau_contacts *c);
 void moreau_contacts_clear(moreau_contacts *c);
 /* The contact schema of c (its variable width is c's state width). */
 const moreau_field_table *moreau_contacts_fields(const moreau_contacts *c);

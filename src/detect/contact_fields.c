@@ -13,7 +13,7 @@
 /* The contact schema: one entry per array of moreau_contacts (ncomp 0: the
  * law state's width). The name is the dataset under /contacts in files. The
  * history comes first: a history list's schema is its first N_HISTORY
- * entries. */
+ * entries. vshift comes last: a list without moving images leaves it out. */
 static const moreau_field contact_fields[] = {
     FIELD("gid_a", I64, 1, HISTORY | MOREAU_FIELD_SNAPSHOT, gid_a),
     FIELD("gid_b", I64, 1, HISTORY | MOREAU_FIELD_SNAPSHOT, gid_b),
@@ -28,14 +28,23 @@ static const moreau_field contact_fields[] = {
     FIELD("gap", F64, 1, 0, gap),
     FIELD("vshift", F64, 3, 0, vshift),
 };
-enum { N_HISTORY = 5 };
+enum { N_HISTORY = 5, N_ALL = sizeof(contact_fields) / sizeof(contact_fields[0]) };
 
 const moreau_field_table *moreau_contacts_fields(const moreau_contacts *c) { return &c->schema; }
 
 void contacts_init_schema(moreau_contacts *c, int history_only)
 {
   c->schema.field = contact_fields;
-  c->schema.n = history_only ? N_HISTORY : (int)(sizeof(contact_fields) / sizeof(contact_fields[0]));
+  c->schema.n = history_only ? N_HISTORY : N_ALL - 1;
   c->schema.var_width = c->state_width;
   c->history_only = history_only;
+}
+
+moreau_err moreau_contacts_enable_vshift(moreau_contacts *c)
+{
+  MOREAU_ASSERT(!c->history_only);
+  if (c->schema.n == N_ALL) return MOREAU_SUCCESS;
+  c->schema.n = N_ALL;
+  if (c->capacity > 0) MOREAU_CALL(moreau_calloc((size_t)c->capacity, 3 * sizeof(double), &c->vshift));
+  return MOREAU_SUCCESS;
 }

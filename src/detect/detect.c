@@ -59,12 +59,14 @@ static moreau_err push_contact(moreau_contacts *c, const moreau_bodies *b, morea
   moreau_lid k;
   double reach = cp->ra + 0.5 * gap;
   MOREAU_CALL(moreau_contacts_push(c, b->gid[a], gid_b, point, a, ib, &k));
+  if (vshift && (vshift[0] != 0.0 || vshift[1] != 0.0 || vshift[2] != 0.0))
+    MOREAU_CALL(moreau_contacts_enable_vshift(c));
   for (int i = 0; i < 3; i++) {
     double p = cp->ya[i] + reach * n[i];
     c->normal[3 * k + i] = n[i];
     c->ca[3 * k + i] = p - cp->xa[i];
     c->cb[3 * k + i] = cp->xb ? p - cp->xb[i] : 0.0;
-    c->vshift[3 * k + i] = vshift ? vshift[i] : 0.0;
+    if (c->vshift) c->vshift[3 * k + i] = vshift ? vshift[i] : 0.0;
   }
   c->gap[k] = gap;
   return MOREAU_SUCCESS;

@@ -187,7 +187,7 @@ static inline __attribute__((always_inline)) void nlgs_prefetch_contact(const mo
   __builtin_prefetch(&c->ca[3 * k], 0, 3);
   __builtin_prefetch(&c->cb[3 * k], 0, 3);
   __builtin_prefetch(&c->gap[k], 0, 3);
-  __builtin_prefetch(&c->vshift[3 * k], 0, 3);
+  if (c->vshift) __builtin_prefetch(&c->vshift[3 * k], 0, 3);
   __builtin_prefetch(&c->force[3 * k], 0, 3);
   __builtin_prefetch(&prob->u_minus[3 * k], 0, 3);
   if (c->state_width) __builtin_prefetch(&c->state[(size_t)c->state_width * k], 0, 3);

@@ -64,7 +64,7 @@ static moreau_lid build2d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     s->law->setup2d(r, pair, &lc);
     /* The sweep reads b's own velocity; its image moves faster by vshift
      * (Lees-Edwards), which lowers what b's own velocity must reach. */
-    const double *vs = &c->vshift[3 * k];
+    const double *vs = moreau_contacts_vshift(c, k);
     r->un_target -= vs[0] * n[0] + vs[1] * n[1];
     r->ut_target -= vs[0] * tx + vs[1] * ty;
     r->pn = c->force[3 * k] * prob->dt;

@@ -94,7 +94,7 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     s->law->setup3d(r, pair, &lc);
     /* The sweep reads b's own velocity; its image moves faster by vshift
      * (Lees-Edwards), which lowers what b's own velocity must reach. */
-    const double *vs = &c->vshift[3 * k];
+    const double *vs = moreau_contacts_vshift(c, k);
     r->target[0] -= vs[0] * r->n[0] + vs[1] * r->n[1] + vs[2] * r->n[2];
     r->target[1] -= vs[0] * r->t[0] + vs[1] * r->t[1] + vs[2] * r->t[2];
     r->target[2] -= vs[0] * e[2][0] + vs[1] * e[2][1] + vs[2] * e[2][2];

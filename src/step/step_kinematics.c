@@ -159,8 +159,9 @@ moreau_err sim_relative_velocities(moreau_sim *sim)
     } else {
       memcpy(ub, &w->velocity[3 * (-(ib + 1))], sizeof(ub));
     }
+    const double *vs = moreau_contacts_vshift(c, k);
     for (int d = 0; d < 3; d++)
-      sim->u_minus[3 * k + d] = ub[d] + c->vshift[3 * k + d] - ua[d];
+      sim->u_minus[3 * k + d] = ub[d] + vs[d] - ua[d];
   }
   return MOREAU_SUCCESS;
 }
