@@ -44,6 +44,7 @@ typedef struct {
   int state_width;
   double *state;             /* state_width per contact */
   int history_only;          /* a history list: only the key, force and state arrays exist */
+  int borrowed;              /* its arrays lie in a buffer it does not own (moreau_contacts_borrow) */
   moreau_field_table schema; /* the contact schema at this state width */
 } moreau_contacts;
 
@@ -113,6 +114,16 @@ void moreau_contacts_compact(moreau_contacts *c, const char *keep);
 size_t moreau_contacts_record_doubles(const moreau_contacts *c);
 void moreau_contacts_pack(const moreau_contacts *c, moreau_lid i, double *rec);
 MOREAU_MUST_CHECK moreau_err moreau_contacts_push_record(moreau_contacts *c, const double *rec);
+/* A history list is needed from the start of a step to the warm start; in
+ * between it may lie in memory another object lends it, such as the
+ * solver's records, which are dead between two solves. borrow moves c's
+ * items (c a history list not borrowing yet) into buf, bytes long and
+ * 8-byte aligned, and frees c's own arrays; it does nothing when the items
+ * do not fit or buf is NULL. A reserve beyond the buffer moves them back
+ * into arrays of c's own. release empties c and gives the buffer back (c's
+ * own arrays, when the items did not fit, stay for its next use). */
+MOREAU_MUST_CHECK moreau_err moreau_contacts_borrow(moreau_contacts *c, void *buf, size_t bytes);
+void moreau_contacts_release(moreau_contacts *c);
 /* history (a history list of c's state width) becomes a copy of c's
  * history: its key, force and state, in c's order. */
 MOREAU_MUST_CHECK moreau_err moreau_contacts_copy_history(moreau_contacts *history, const moreau_contacts *c);

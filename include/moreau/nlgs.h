@@ -126,6 +126,13 @@ MOREAU_MUST_CHECK moreau_err moreau_nlgs_solve(moreau_nlgs *nlgs, const moreau_n
 MOREAU_MUST_CHECK moreau_err moreau_nlgs_law_residual(moreau_nlgs *nlgs, const moreau_nlgs_problem *prob,
                                                       double *residual);
 
+/* Not collective. The solver's record buffer and its size in bytes (NULL
+ * and 0 before the first solve). Nothing in it lives from one solve to the
+ * next: between them another object may keep data there (a step keeps the
+ * warm-start history in it, moreau_contacts_borrow) until the next solve,
+ * which may also reallocate it, or moreau_nlgs_set_law, which frees it. */
+void moreau_nlgs_workspace(const moreau_nlgs *nlgs, void **buf, size_t *bytes);
+
 /* Total contact updates (one local solve each) on this rank since creation. */
 int64_t moreau_nlgs_updates(const moreau_nlgs *nlgs);
 

@@ -20,6 +20,7 @@ moreau_err moreau_contacts_create_history(int state_width, moreau_contacts **c) 
 moreau_err moreau_contacts_destroy(moreau_contacts **cp)
 {
   if (!*cp) return MOREAU_SUCCESS;
+  moreau_contacts_release(*cp);
   moreau_fields_free(&(*cp)->schema, *cp);
   moreau_free(cp);
   return MOREAU_SUCCESS;
@@ -30,6 +31,7 @@ moreau_err moreau_contacts_reserve(moreau_contacts *c, moreau_lid capacity)
   if (capacity <= c->capacity) return MOREAU_SUCCESS;
   if (capacity < 2 * c->capacity) capacity = 2 * c->capacity;
   if (capacity < 64) capacity = 64;
+  if (c->borrowed) return contacts_unborrow(c, capacity);
   MOREAU_CALL(moreau_fields_resize(&c->schema, c, (size_t)capacity));
   c->capacity = capacity;
   return MOREAU_SUCCESS;

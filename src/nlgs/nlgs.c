@@ -159,6 +159,12 @@ void moreau_nlgs_set_warm_start(moreau_nlgs *s, int warm) { s->warm = warm; }
 
 int64_t moreau_nlgs_updates(const moreau_nlgs *s) { return s->updates; }
 
+void moreau_nlgs_workspace(const moreau_nlgs *s, void **buf, size_t *bytes)
+{
+  *buf = s->rows;
+  *bytes = s->rows ? (size_t)s->row_cap * s->row_size : 0;
+}
+
 static moreau_err reserve(moreau_nlgs *s, moreau_lid nrows, moreau_lid nbodies, int nwalls)
 {
   if (nrows > s->row_cap || !s->rows) {

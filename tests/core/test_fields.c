@@ -751,6 +751,97 @@ START_TEST(test_contacts_history_list)
 }
 END_TEST
 
+/* Whether every history array of h lies inside [buf, buf + bytes). */
+static int arrays_inside(const moreau_contacts *h, const char *buf, size_t bytes)
+{
+  const moreau_field_table *t = moreau_contacts_fields(h);
+  for (int f = 0; f < t->n; f++) {
+    const char *a = *moreau_field_slot(h, &t->field[f]);
+    size_t len = (size_t)h->capacity * moreau_field_bytes(t, &t->field[f]);
+    if (a < buf || a + len > buf + bytes) return 0;
+  }
+  return 1;
+}
+
+/* A history list in borrowed memory: it holds what a copy gives it, grows
+ * out of the buffer into arrays of its own with its items, gives the buffer
+ * back untouched on release, and is not moved into a buffer too small. */
+START_TEST(test_contacts_history_borrowed)
+{
+  key k[96];
+  int n = scrambled_keys(k, 96);
+  double rec[16];
+  const size_t bytes = 40 * 60 + 64; /* room for 40 items of 60 bytes (SW 2) and the arrays' padding */
+  char *buf, *guard;
+  moreau_contacts *c, *h;
+  ck_assert_int_eq(moreau_contacts_create(SW, &c), MOREAU_SUCCESS);
+  ck_assert_int_eq(moreau_contacts_create_history(SW, &h), MOREAU_SUCCESS);
+  ck_assert_int_eq(moreau_malloc(bytes, &buf), MOREAU_SUCCESS);
+  ck_assert_int_eq(moreau_malloc(bytes, &guard), MOREAU_SUCCESS);
+  memset(buf, 0x5a, bytes);
+  for (int i = 0; i < 30; i++)
+    push_full(c, k[i]);
+
+  /* 30 items fit: the copy lies in the buffer and reads back whole. */
+  ck_assert_int_eq(moreau_contacts_borrow(h, buf, bytes), MOREAU_SUCCESS);
+  ck_assert_int_eq(h->borrowed, 1);
+  ck_assert_int_ge(h->capacity, 40);
+  ck_assert_int_eq(moreau_contacts_copy_history(h, c), MOREAU_SUCCESS);
+  ck_assert_msg(arrays_inside(h, buf, bytes), "a borrowing history's arrays outside the buffer");
+  for (moreau_lid i = 0; i < 30; i++) {
+    ck_assert_msg(key_eq(key_at(h, i), k[i]), "borrowed history %d: key", i);
+    expect_history(h, i, 0, "borrowed history");
+  }
+
+  /* Records pushed beyond the buffer move the list into arrays of its own. */
+  for (int i = 30; i < n; i++)
+    push_full(c, k[i]);
+  for (int i = 30; i < n; i++) {
+    moreau_contacts_pack(c, i, rec);
+    ck_assert_int_eq(moreau_contacts_push_record(h, rec), MOREAU_SUCCESS);
+  }
+  ck_assert_int_eq(h->borrowed, 0);
+  ck_assert_int_eq(h->n, n);
+  ck_assert_msg(!arrays_inside(h, buf, bytes), "a grown history still in the buffer");
+  for (moreau_lid i = 0; i < n; i++) {
+    ck_assert_msg(key_eq(key_at(h, i), k[i]), "grown history %d: key", i);
+    expect_history(h, i, 0, "a history grown out of its buffer");
+  }
+
+  /* 96 items do not fit: borrow leaves them where they are. */
+  ck_assert_int_eq(moreau_contacts_borrow(h, buf, bytes), MOREAU_SUCCESS);
+  ck_assert_int_eq(h->borrowed, 0);
+  ck_assert_int_eq(h->n, n);
+  expect_history(h, n - 1, 0, "a history too large to borrow");
+  /* Released with arrays of its own: empty, arrays kept for the next copy. */
+  moreau_contacts_release(h);
+  ck_assert_int_eq(h->n, 0);
+  ck_assert_int_ge(h->capacity, n);
+
+  /* An empty list moves into the buffer (its own arrays freed: a leak or a
+   * double free shows under the sanitizers) and gives it back unchanged. */
+  ck_assert_int_eq(moreau_contacts_borrow(h, buf, bytes), MOREAU_SUCCESS);
+  ck_assert_int_eq(h->borrowed, 1);
+  c->n = 25;
+  ck_assert_int_eq(moreau_contacts_copy_history(h, c), MOREAU_SUCCESS);
+  memcpy(guard, buf, bytes);
+  moreau_contacts_release(h);
+  ck_assert_int_eq(h->n, 0);
+  ck_assert_int_eq(h->borrowed, 0);
+  ck_assert_ptr_null(h->force);
+  ck_assert_ptr_null(h->gid_a);
+  ck_assert_msg(!memcmp(guard, buf, bytes), "release wrote into the buffer");
+  /* A list that never fits a NULL buffer keeps its arrays of its own. */
+  ck_assert_int_eq(moreau_contacts_borrow(h, NULL, 0), MOREAU_SUCCESS);
+  ck_assert_int_eq(h->borrowed, 0);
+
+  ck_assert_int_eq(moreau_contacts_destroy(&h), MOREAU_SUCCESS);
+  ck_assert_int_eq(moreau_contacts_destroy(&c), MOREAU_SUCCESS);
+  moreau_free(&buf);
+  moreau_free(&guard);
+}
+END_TEST
+
 /* The frame contacts do not store: orthonormal and right-handed (s = n x t)
  * for normals along the axes (ties of the smallest component), the
  * diagonals and a spiral over the sphere; in 2D t is n turned by +90
@@ -842,6 +933,7 @@ int main(int argc, char **argv)
   tcase_add_test(contacts, test_contacts_compact);
   tcase_add_test(contacts, test_contacts_records);
   tcase_add_test(contacts, test_contacts_history_list);
+  tcase_add_test(contacts, test_contacts_history_borrowed);
   tcase_add_test(contacts, test_contacts_frame);
   suite_add_tcase(s, tables);
   suite_add_tcase(s, bodies);
