@@ -22,7 +22,9 @@ moreau_err moreau_contacts_borrow(moreau_contacts *c, void *buf, size_t bytes)
 {
   const moreau_field_table *t = &c->schema;
   size_t item = 0, capacity;
-  MOREAU_ASSERT(c->history_only && !c->borrowed);
+  /* Checked in every build: a second borrow would free the first buffer. */
+  MOREAU_CHECK(c->history_only && !c->borrowed, MOREAU_ERR_INTERNAL,
+               "borrow: only a history list that is not borrowing yet can borrow");
   for (int f = 0; f < t->n; f++)
     item += moreau_field_bytes(t, &t->field[f]);
   capacity = buf ? bytes / item : 0;
@@ -49,7 +51,7 @@ moreau_err contacts_unborrow(moreau_contacts *c, moreau_lid capacity)
 {
   const moreau_field_table *t = &c->schema;
   void *lent[16];
-  MOREAU_ASSERT(c->borrowed && t->n <= 16);
+  MOREAU_CHECK(c->borrowed && t->n <= 16, MOREAU_ERR_INTERNAL, "unborrow: a list that does not borrow");
   for (int f = 0; f < t->n; f++) {
     void **slot = moreau_field_slot(c, &t->field[f]);
     lent[f] = *slot;

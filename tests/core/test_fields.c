@@ -786,6 +786,10 @@ START_TEST(test_contacts_history_borrowed)
   ck_assert_int_eq(moreau_contacts_borrow(h, buf, bytes), MOREAU_SUCCESS);
   ck_assert_int_eq(h->borrowed, 1);
   ck_assert_int_ge(h->capacity, 40);
+  /* A second borrow is an error, not a free of the first buffer. */
+  ck_assert_int_ne(moreau_contacts_borrow(h, buf, bytes), MOREAU_SUCCESS);
+  moreau_error_clear();
+  ck_assert_int_eq(h->borrowed, 1);
   ck_assert_int_eq(moreau_contacts_copy_history(h, c), MOREAU_SUCCESS);
   ck_assert_msg(arrays_inside(h, buf, bytes), "a borrowing history's arrays outside the buffer");
   for (moreau_lid i = 0; i < 30; i++) {
