@@ -4,7 +4,7 @@
 #   bash benchmarks/log_view_ab.sh ROUNDS MOREAU... -- ARGS...
 # Each round runs every MOREAU with ARGS and -log_view on one rank, in the
 # order given, and prints its wall time and the time of the events MoreauStep,
-# MoreauFreeVel and MoreauNlgsRows (seconds, from -log_view).
+# MoreauFreeVel, MoreauNlgsRows and MoreauWarmStart (seconds, from -log_view).
 set -e
 rounds=$1
 shift || true
@@ -29,7 +29,7 @@ for round in $(seq "$rounds"); do
     start=$(date +%s.%N)
     "$exe" "$@" -output_dir "$out/run" -overwrite true -log_view >"$out/log" 2>&1
     end=$(date +%s.%N)
-    events=$(awk '$1 ~ /^(MoreauStep|MoreauFreeVel|MoreauNlgsRows)$/ { printf " %s %s", $1, $4 }' "$out/log")
+    events=$(awk '$1 ~ /^(MoreauStep|MoreauFreeVel|MoreauNlgsRows|MoreauWarmStart)$/ { printf " %s %s", $1, $4 }' "$out/log")
     echo "round $round $exe: wall $(echo "$end - $start" | bc)$events"
   done
 done
