@@ -132,6 +132,15 @@ MOREAU_MUST_CHECK moreau_err moreau_nlgs_law_residual(moreau_nlgs *nlgs, const m
  * warm-start history in it, moreau_contacts_borrow) until the next solve,
  * which may also reallocate it, or moreau_nlgs_set_law, which frees it. */
 void moreau_nlgs_workspace(const moreau_nlgs *nlgs, void **buf, size_t *bytes);
+/* Not collective. Where the caller may put the u_minus of the next solve's
+ * n contacts (3 n doubles) so that it costs no memory of its own: the end of
+ * the first n records, which grow to hold n, in the random sweep order,
+ * whose row build reads each contact's u_minus before any record over it is
+ * written (records are at least 3 doubles, and record i comes from contact k
+ * >= i). NULL in the other orders, which build the rows in another order:
+ * the caller keeps its own array. The space lasts until the next solve,
+ * moreau_nlgs_set_order or moreau_nlgs_set_law. */
+MOREAU_MUST_CHECK moreau_err moreau_nlgs_u_minus_space(moreau_nlgs *nlgs, moreau_lid n, double **u_minus);
 
 /* Total contact updates (one local solve each) on this rank since creation. */
 int64_t moreau_nlgs_updates(const moreau_nlgs *nlgs);

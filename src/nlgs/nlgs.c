@@ -1,4 +1,5 @@
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "moreau/log.h"
@@ -165,7 +166,7 @@ void moreau_nlgs_workspace(const moreau_nlgs *s, void **buf, size_t *bytes)
   *bytes = s->rows ? (size_t)s->row_cap * s->row_size : 0;
 }
 
-static moreau_err reserve(moreau_nlgs *s, moreau_lid nrows, moreau_lid nbodies, int nwalls)
+static moreau_err reserve_rows(moreau_nlgs *s, moreau_lid nrows)
 {
   if (nrows > s->row_cap || !s->rows) {
     moreau_lid cap = nrows + nrows / 2 + 64;
@@ -177,6 +178,22 @@ static moreau_err reserve(moreau_nlgs *s, moreau_lid nrows, moreau_lid nbodies, 
     MOREAU_CALL(moreau_realloc((size_t)cap * sizeof(moreau_lid), &s->visit));
     s->row_cap = cap;
   }
+  return MOREAU_SUCCESS;
+}
+
+moreau_err moreau_nlgs_u_minus_space(moreau_nlgs *s, moreau_lid n, double **u_minus)
+{
+  *u_minus = NULL;
+  MOREAU_ASSERT(s->row_size >= 3 * sizeof(double));
+  if (s->order_kind != MOREAU_NLGS_ORDER_RANDOM) return MOREAU_SUCCESS;
+  MOREAU_CALL(reserve_rows(s, n));
+  *u_minus = (double *)nlgs_row(s, n) - 3 * (size_t)n;
+  return MOREAU_SUCCESS;
+}
+
+static moreau_err reserve(moreau_nlgs *s, moreau_lid nrows, moreau_lid nbodies, int nwalls)
+{
+  MOREAU_CALL(reserve_rows(s, nrows));
   if (nbodies > s->body_cap) {
     moreau_lid cap = nbodies + nbodies / 2 + 64;
     MOREAU_CALL(moreau_realloc((size_t)cap * sizeof(double), &s->mult));
@@ -298,12 +315,27 @@ static moreau_err average_end(moreau_nlgs *s, const moreau_nlgs_problem *prob)
  * velocities and the copies of interface bodies averaged: the velocities are
  * then those of the contact forces. Returns the record count and the global
  * contact count. */
+/* A u_minus in the records (moreau_nlgs_u_minus_space) must lie where the
+ * row build reads it before writing over it: the random order, and records
+ * that need not grow (growing would drop it). */
+static moreau_err u_minus_fits(const moreau_nlgs *s, const moreau_nlgs_problem *prob)
+{
+  uintptr_t um = (uintptr_t)prob->u_minus, rows = (uintptr_t)s->rows;
+  if (!s->rows || um < rows || um >= rows + (uintptr_t)s->row_cap * s->row_size) return MOREAU_SUCCESS;
+  MOREAU_CHECK(s->order_kind == MOREAU_NLGS_ORDER_RANDOM && prob->contacts->n <= s->row_cap &&
+                   prob->u_minus == (const double *)nlgs_row(s, prob->contacts->n) - 3 * (size_t)prob->contacts->n,
+               MOREAU_ERR_INTERNAL,
+               "u_minus lies in the solver's records but not where moreau_nlgs_u_minus_space put it");
+  return MOREAU_SUCCESS;
+}
+
 static moreau_err setup_rows(moreau_nlgs *s, const moreau_nlgs_problem *prob, moreau_lid *nrows, int64_t *nglobal)
 {
   const moreau_contacts *c = prob->contacts;
   MOREAU_CHECK(prob->bodies->dim == s->dim, MOREAU_ERR_INTERNAL, "a %dD solver given %dD bodies", s->dim,
                prob->bodies->dim);
   MOREAU_CHECK(prob->part, MOREAU_ERR_INTERNAL, "moreau_nlgs_solve: no partition");
+  MOREAU_CALL(u_minus_fits(s, prob));
   MOREAU_CALL(reserve(s, c->n, moreau_bodies_n_local(prob->bodies), prob->walls->n));
   MOREAU_CALL(nlgs_velocities_gather(s, prob));
   MOREAU_CALL(share_counts(s, prob));

@@ -16,6 +16,12 @@ static moreau_lid build2d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     moreau_lid ia = c->a[k], ib = c->b[k];
     const double *n = &c->normal[3 * k], *ca = &c->ca[3 * k], *cb = &c->cb[3 * k];
     const double tx = -n[1], ty = n[0];
+    /* The frame of moreau_contact_frame in 2D: t, and s = e_z. */
+    const double t[3] = {tx, ty, 0.0}, ez[3] = {0.0, 0.0, 1.0};
+    /* Read before the record is written: u_minus may lie in the records'
+     * buffer, under this record (moreau_nlgs_u_minus_space). */
+    double u_minus[3];
+    nlgs_frame_components(&prob->u_minus[3 * k], (const double *const[3]){n, t, ez}, u_minus);
     int mat_b;
     /* The reduced radius of the two contactors that touch (a wall: a's). */
     double ra, rb;
@@ -55,10 +61,6 @@ static moreau_lid build2d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     if (!(r->Wnn * r->Wtt - r->Wnt * r->Wnt > 0.0)) continue; /* the local solve needs W^-1 */
 
     const moreau_pair_law *pair = moreau_materials_pair(prob->materials, b->material[ia], mat_b);
-    /* The frame of moreau_contact_frame in 2D: t, and s = e_z. */
-    const double t[3] = {tx, ty, 0.0}, ez[3] = {0.0, 0.0, 1.0};
-    double u_minus[3];
-    nlgs_frame_components(&prob->u_minus[3 * k], (const double *const[3]){n, t, ez}, u_minus);
     moreau_law_contact lc = {c->gap[k], u_minus, prob->dt, r_eff,
                              c->state_width ? &c->state[(size_t)c->state_width * k] : NULL};
     s->law->setup2d(r, pair, &lc);

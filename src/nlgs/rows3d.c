@@ -37,6 +37,10 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     double t[3], bn[3];
     moreau_contact_frame(3, &c->normal[3 * k], t, bn);
     const double *e[3] = {&c->normal[3 * k], t, bn};
+    /* Read before the record is written: u_minus may lie in the records'
+     * buffer, under this record (moreau_nlgs_u_minus_space). */
+    double u_minus[3];
+    nlgs_frame_components(&prob->u_minus[3 * k], e, u_minus);
     int mat_b;
     /* The reduced radius of the two contactors that touch (a wall: a's). */
     double ra, rb;
@@ -87,8 +91,6 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     if (!(moreau_sym3_det(r->W, cof) > 0.0)) continue; /* the local solve needs W^-1 */
 
     const moreau_pair_law *pair = moreau_materials_pair(prob->materials, b->material[ia], mat_b);
-    double u_minus[3];
-    nlgs_frame_components(&prob->u_minus[3 * k], e, u_minus);
     moreau_law_contact lc = {c->gap[k], u_minus, prob->dt, r_eff,
                              c->state_width ? &c->state[(size_t)c->state_width * k] : NULL};
     s->law->setup3d(r, pair, &lc);

@@ -134,7 +134,7 @@ moreau_err moreau_sim_destroy(moreau_sim **simp)
   MOREAU_CALL(moreau_nlgs_destroy(&sim->nlgs));
   MOREAU_CALL(moreau_part_destroy(&sim->part));
   MOREAU_CALL(moreau_shapes_destroy(&sim->shapes));
-  moreau_free(&sim->u_minus);
+  moreau_free(&sim->u_minus_own);
   if (sim->comm != MPI_COMM_NULL) MOREAU_MPI_CALL(MPI_Comm_free(&sim->comm));
   moreau_free(simp);
   return MOREAU_SUCCESS;

@@ -28,8 +28,10 @@ struct moreau_sim {
   double skin;         /* detection's skin (moreau/detect.h); < 0 before setup means half the largest radius */
   double rmax;         /* global largest body radius, set by setup */
   double overlap_stop; /* largest overlap a step may leave, over the smaller radius; <= 0: no check */
-  double *u_minus;     /* per contact: relative velocity (world) at the start of the step */
-  moreau_lid u_minus_cap;
+  /* Per contact: relative velocity (world) at the start of the step, in the
+   * solver's records (moreau_nlgs_u_minus_space) or in u_minus_own. */
+  double *u_minus, *u_minus_own;
+  moreau_lid u_minus_cap; /* of u_minus_own */
   /* setup leaves the history it distributed in `history` for the first
    * step's warm start; later steps take the last step's contacts. */
   int history_in_place;

@@ -13,7 +13,8 @@
  * (the evaluation is undone); it is positive when one contact's force is off
  * and grows with the error; a solve stopped by the law norm reaches the
  * closed form more closely as its tolerance falls, and reports the
- * residual of the forces it returns. */
+ * residual of the forces it returns. The same column checks a solve whose
+ * u_minus lies in the solver's records. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,13 +36,13 @@ typedef struct {
   double *exact; /* per local contact: the closed-form normal force */
 } column;
 
-/* Collective. The column under the law name (pair parameters law), the
- * contacts detected at rest. */
-static void column_create(const char *name, const moreau_pair_law *law, column *col)
+/* Collective. The column of disks (dim 2) or spheres (3) under the law
+ * name (pair parameters law), the contacts detected at rest. */
+static void column_create_dim(const char *name, const moreau_pair_law *law, int dim, column *col)
 {
   MPI_Comm comm = MPI_COMM_WORLD;
   moreau_sim *sim;
-  PAR_TRY(comm, moreau_sim_create(comm, 2, &sim));
+  PAR_TRY(comm, moreau_sim_create(comm, dim, &sim));
   PAR_TRY(comm, moreau_sim_set_law(sim, moreau_law_find(name)));
   PAR_TRY(comm, moreau_materials_set_pair(moreau_sim_materials(sim), 0, 0, law));
   moreau_sim_set_dt(sim, DT);
@@ -77,6 +78,11 @@ static void column_create(const char *name, const moreau_pair_law *law, column *
   int64_t n = c->n;
   MPI_Allreduce(MPI_IN_PLACE, &n, 1, MPI_INT64_T, MPI_SUM, comm);
   ck_assert_int_eq(n, N_DISKS);
+}
+
+static void column_create(const char *name, const moreau_pair_law *law, column *col)
+{
+  column_create_dim(name, law, 2, col);
 }
 
 static void column_destroy(column *col)
@@ -318,6 +324,84 @@ START_TEST(layers_sweep_from_the_top_down)
 }
 END_TEST
 
+/* Solves the column from zero forces in exactly 40 random sweeps with
+ * u_minus (seed 7) and copies the forces to f. */
+static void solve_with(column *col, const double *u_minus, double *f)
+{
+  moreau_nlgs *nlgs = moreau_sim_nlgs(col->sim);
+  moreau_contacts *c = moreau_sim_contacts(col->sim);
+  moreau_nlgs_result res;
+  moreau_nlgs_set_warm_start(nlgs, 0);
+  moreau_nlgs_set_iterations(nlgs, 40, 40);
+  moreau_nlgs_set_seed(nlgs, 7);
+  free_velocities(col);
+  col->prob.u_minus = u_minus;
+  PAR_TRY(MPI_COMM_WORLD, moreau_nlgs_solve(nlgs, &col->prob, &res));
+  memcpy(f, c->force, 3 * (size_t)c->n * sizeof(double));
+}
+
+/* The relative velocities at the start of the step may lie in the solver's
+ * records (moreau_nlgs_u_minus_space, where a step puts them in the random
+ * order), for a column of disks and one of spheres (_i: the dimension): the
+ * row build reads each before writing a record over it, so the
+ * solve is the same to the bit as with u_minus in an array of its own. Every
+ * contact closes at 0.1 m/s with restitution 0.5, so u_minus sets every
+ * normal target (zeros give other forces: the check can fail). The blocks
+ * order builds its rows in another order and has no such space; a u_minus
+ * elsewhere in the records is refused. */
+START_TEST(u_minus_in_the_records)
+{
+  moreau_pair_law bouncy = {.mu = 0.5, .e_n = 0.5};
+  column col;
+  column_create_dim("signorini_coulomb", &bouncy, _i, &col);
+  moreau_nlgs *nlgs = moreau_sim_nlgs(col.sim);
+  const moreau_contacts *c = moreau_sim_contacts(col.sim);
+  const size_t n3 = 3 * (size_t)c->n + 1;
+  double *closing = calloc(n3, sizeof(double)), *own = calloc(n3, sizeof(double)), *lent = calloc(n3, sizeof(double)),
+         *at_rest = calloc(n3, sizeof(double));
+  for (size_t k = 0; k + 1 < n3; k++)
+    closing[k] = -0.1 * c->normal[k];
+
+  solve_with(&col, closing, own);
+  double *u;
+  PAR_TRY(MPI_COMM_WORLD, moreau_nlgs_u_minus_space(nlgs, c->n, &u));
+  void *records;
+  size_t bytes;
+  moreau_nlgs_workspace(nlgs, &records, &bytes);
+  ck_assert_msg(u && (char *)u >= (char *)records && (char *)(u + 3 * (size_t)c->n) <= (char *)records + bytes,
+                "u_minus space %p not in the records [%p, +%zu)", (void *)u, records, bytes);
+  memcpy(u, closing, 3 * (size_t)c->n * sizeof(double));
+  solve_with(&col, u, lent);
+  PAR_CHECK(MPI_COMM_WORLD, !memcmp(own, lent, 3 * (size_t)c->n * sizeof(double)),
+            "%dD: forces differ with u_minus in the records", _i);
+  solve_with(&col, col.u_minus, at_rest);
+  double differ = 0.0;
+  for (size_t k = 0; k + 1 < n3; k++)
+    differ = fmax(differ, fabs(own[k] - at_rest[k]));
+  ck_assert_msg(par_max(MPI_COMM_WORLD, differ) > 0.0, "%dD: u_minus changed no force", _i);
+
+  moreau_nlgs_set_order(nlgs, MOREAU_NLGS_ORDER_BLOCKS, 5);
+  PAR_TRY(MPI_COMM_WORLD, moreau_nlgs_u_minus_space(nlgs, c->n, &u));
+  ck_assert_msg(!u, "a u_minus space in the blocks order");
+  moreau_nlgs_set_order(nlgs, MOREAU_NLGS_ORDER_RANDOM, 1);
+  /* One rank: a refused solve on one rank only would leave the others in
+   * the solve's reductions. */
+  if (par_size(MPI_COMM_WORLD) == 1) {
+    moreau_nlgs_result res;
+    PAR_TRY(MPI_COMM_WORLD, moreau_nlgs_u_minus_space(nlgs, c->n, &u));
+    col.prob.u_minus = u - 3;
+    moreau_err err = moreau_nlgs_solve(nlgs, &col.prob, &res);
+    ck_assert_msg(err == MOREAU_ERR_INTERNAL, "u_minus one vector early in the records: error %d", (int)err);
+    moreau_error_clear();
+  }
+  free(closing);
+  free(own);
+  free(lent);
+  free(at_rest);
+  column_destroy(&col);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
@@ -330,6 +414,7 @@ int main(int argc, char **argv)
   tc = tcase_create("order");
   tcase_add_test(tc, block_orders_reach_the_closed_form);
   tcase_add_test(tc, layers_sweep_from_the_top_down);
+  tcase_add_loop_test(tc, u_minus_in_the_records, 2, 4);
   tcase_set_timeout(tc, 120);
   suite_add_tcase(s, tc);
   int status = par_run_suite(MPI_COMM_WORLD, s, argc > 1 ? argv[1] : NULL);
