@@ -43,7 +43,7 @@ typedef struct {
   moreau_lid n_owned, n_ghost, capacity;
   moreau_gid *gid;
   double *x, *v, *w, *q;
-  double *f_ext, *t_ext;
+  double *f_ext, *t_ext; /* NULL while every body's are zero (moreau_bodies_enable_external) */
   double *radius, *inv_mass, *inv_inertia;
   int32_t *material, *fixed, *shape, *glued;
   const moreau_shapes *shapes; /* the shapes of the clusters (not owned; NULL: none) */
@@ -122,7 +122,15 @@ MOREAU_MUST_CHECK moreau_err moreau_bodies_push_owned(moreau_bodies *b, const mo
 MOREAU_MUST_CHECK moreau_err moreau_bodies_push_ghost(moreau_bodies *b, const moreau_body *body);
 void moreau_bodies_clear_ghosts(moreau_bodies *b);
 void moreau_bodies_get(const moreau_bodies *b, moreau_lid i, moreau_body *body);
-void moreau_bodies_set(moreau_bodies *b, moreau_lid i, const moreau_body *body);
+MOREAU_MUST_CHECK moreau_err moreau_bodies_set(moreau_bodies *b, moreau_lid i, const moreau_body *body);
+/* Gives f_ext and t_ext arrays (zeros) to bodies that have none: they stay
+ * NULL, every body's external force and torque zero, until a body with one
+ * arrives (pushes and sets do this themselves); code that writes the arrays
+ * directly calls this first. */
+MOREAU_MUST_CHECK moreau_err moreau_bodies_enable_external(moreau_bodies *b);
+/* Frees f_ext and t_ext when every local body's are zero (after a file
+ * read, which reads into arrays given beforehand). */
+void moreau_bodies_trim_external(moreau_bodies *b);
 
 /* Records of the fields in mask (MOREAU_FIELD_MIGRATE for bodies that change
  * rank, MOREAU_FIELD_GHOST for ghost copies), for messages. */

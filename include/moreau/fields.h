@@ -24,7 +24,13 @@ enum {
   MOREAU_FIELD_SNAPSHOT = 4u,   /* written to snapshots and read back from them */
   MOREAU_FIELD_CHECKPOINT = 8u, /* written to checkpoints */
   MOREAU_FIELD_ALL = 15u,
-  MOREAU_FIELD_OPTIONAL = 16u /* files written before it existed lack it: read as zeros */
+  MOREAU_FIELD_OPTIONAL = 16u, /* files written before it existed lack it: read as zeros */
+  /* Its array may be NULL, every item zero then (an external force, which
+   * most runs do not have: no memory for it). The functions here read zeros
+   * from an absent array and leave it absent; the container allocates it
+   * before a nonzero value must be stored (moreau_fields_record_wants,
+   * moreau_fields_value_wants). */
+  MOREAU_FIELD_LAZY = 32u
 };
 
 typedef struct {
@@ -66,6 +72,12 @@ static inline void *moreau_field_item(const moreau_field_table *t, const void *o
   return (char *)*moreau_field_slot(obj, f) + i * moreau_field_bytes(t, f);
 }
 
+/* Whether obj has no array for lazy field f (its items are all zero). */
+static inline int moreau_field_absent(const void *obj, const moreau_field *f)
+{
+  return (f->flags & MOREAU_FIELD_LAZY) && !*moreau_field_slot(obj, f);
+}
+
 /* Not collective. Reallocates every array of obj to capacity items; the
  * items below the old capacity keep their values. */
 MOREAU_MUST_CHECK moreau_err moreau_fields_resize(const moreau_field_table *t, void *obj, size_t capacity);
@@ -82,13 +94,22 @@ MOREAU_MUST_CHECK moreau_err moreau_fields_permute(const moreau_field_table *t, 
  * is rounded up to whole doubles so records can sit in double buffers. */
 size_t moreau_fields_record_doubles(const moreau_field_table *t, unsigned mask);
 void moreau_fields_pack(const moreau_field_table *t, const void *obj, unsigned mask, size_t i, double *rec);
-/* Item i takes the fields in mask from rec; the other fields are zeroed. */
+/* Item i takes the fields in mask from rec; the other fields are zeroed. An
+ * absent lazy field stays absent: rec must hold zeros for it
+ * (moreau_fields_record_wants). */
 void moreau_fields_unpack(const moreau_field_table *t, void *obj, unsigned mask, size_t i, const double *rec);
+/* Whether rec (packed with mask) holds a nonzero value of a lazy field that
+ * obj has no array for. */
+int moreau_fields_record_wants(const moreau_field_table *t, const void *obj, unsigned mask, const double *rec);
 
 /* Copies between item i and a value struct (fields with value >= 0; the
- * others are zeroed by set). */
+ * others are zeroed by set). Set leaves an absent lazy field absent: the
+ * value must hold zeros for it (moreau_fields_value_wants). */
 void moreau_fields_get_value(const moreau_field_table *t, const void *obj, size_t i, void *value);
 void moreau_fields_set_value(const moreau_field_table *t, void *obj, size_t i, const void *value);
+/* Whether value holds a nonzero value of a lazy field that obj has no array
+ * for. */
+int moreau_fields_value_wants(const moreau_field_table *t, const void *obj, const void *value);
 
 #pragma GCC visibility pop
 

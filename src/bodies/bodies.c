@@ -33,9 +33,28 @@ moreau_err moreau_bodies_reserve(moreau_bodies *b, moreau_lid capacity)
   return MOREAU_SUCCESS;
 }
 
-void moreau_bodies_set(moreau_bodies *b, moreau_lid i, const moreau_body *body)
+moreau_err moreau_bodies_enable_external(moreau_bodies *b)
 {
+  size_t cap = b->capacity > 0 ? (size_t)b->capacity : 1;
+  if (!b->f_ext) MOREAU_CALL(moreau_calloc(3 * cap, sizeof(double), &b->f_ext));
+  if (!b->t_ext) MOREAU_CALL(moreau_calloc(3 * cap, sizeof(double), &b->t_ext));
+  return MOREAU_SUCCESS;
+}
+
+void moreau_bodies_trim_external(moreau_bodies *b)
+{
+  size_t n = 3 * (size_t)moreau_bodies_n_local(b);
+  for (size_t k = 0; k < n && b->f_ext && b->t_ext; k++)
+    if (b->f_ext[k] != 0.0 || b->t_ext[k] != 0.0 || signbit(b->f_ext[k]) || signbit(b->t_ext[k])) return;
+  moreau_free(&b->f_ext);
+  moreau_free(&b->t_ext);
+}
+
+moreau_err moreau_bodies_set(moreau_bodies *b, moreau_lid i, const moreau_body *body)
+{
+  if (moreau_fields_value_wants(&moreau_body_fields, b, body)) MOREAU_CALL(moreau_bodies_enable_external(b));
   moreau_fields_set_value(&moreau_body_fields, b, (size_t)i, body);
+  return MOREAU_SUCCESS;
 }
 
 void moreau_bodies_get(const moreau_bodies *b, moreau_lid i, moreau_body *body)
@@ -47,7 +66,7 @@ moreau_err moreau_bodies_push_owned(moreau_bodies *b, const moreau_body *body)
 {
   b->n_ghost = 0;
   MOREAU_CALL(moreau_bodies_reserve(b, b->n_owned + 1));
-  moreau_bodies_set(b, b->n_owned, body);
+  MOREAU_CALL(moreau_bodies_set(b, b->n_owned, body));
   b->n_owned++;
   return MOREAU_SUCCESS;
 }
@@ -56,7 +75,7 @@ moreau_err moreau_bodies_push_ghost(moreau_bodies *b, const moreau_body *body)
 {
   moreau_lid n = moreau_bodies_n_local(b);
   MOREAU_CALL(moreau_bodies_reserve(b, n + 1));
-  moreau_bodies_set(b, n, body);
+  MOREAU_CALL(moreau_bodies_set(b, n, body));
   b->n_ghost++;
   return MOREAU_SUCCESS;
 }
@@ -76,6 +95,7 @@ moreau_err moreau_bodies_push_record(moreau_bodies *b, int ghost, unsigned mask,
   if (!ghost) b->n_ghost = 0;
   n = moreau_bodies_n_local(b);
   MOREAU_CALL(moreau_bodies_reserve(b, n + 1));
+  if (moreau_fields_record_wants(&moreau_body_fields, b, mask, rec)) MOREAU_CALL(moreau_bodies_enable_external(b));
   moreau_fields_unpack(&moreau_body_fields, b, mask, (size_t)n, rec);
   if (ghost)
     b->n_ghost++;

@@ -19,8 +19,9 @@ static const moreau_field body_fields[] = {
     FIELD("velocity", F64, 3, ALL, v),
     FIELD("angular_velocity", F64, 3, ALL, w),
     FIELD("orientation", F64, 4, ALL, q), /* a cluster ghost's contactors follow it */
-    FIELD("external_force", F64, 3, ALL, f_ext),
-    FIELD("external_torque", F64, 3, ALL, t_ext),
+    /* Most runs have none: no arrays until a body has one. */
+    FIELD("external_force", F64, 3, ALL | MOREAU_FIELD_LAZY, f_ext),
+    FIELD("external_torque", F64, 3, ALL | MOREAU_FIELD_LAZY, t_ext),
     FIELD("radius", F64, 1, ALL, radius),
     FIELD("inv_mass", F64, 1, ALL, inv_mass),
     FIELD("inv_inertia", F64, 1, ALL, inv_inertia),

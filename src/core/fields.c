@@ -18,8 +18,9 @@ moreau_err moreau_fields_resize(const moreau_field_table *t, void *obj, size_t c
 {
   for (int f = 0; f < t->n; f++) {
     size_t bytes = capacity * moreau_field_bytes(t, &t->field[f]);
-    /* A zero-width field (no law state) keeps a NULL array. */
-    if (bytes == 0) continue;
+    /* A zero-width field (no law state) keeps a NULL array, an absent lazy
+     * one stays absent. */
+    if (bytes == 0 || moreau_field_absent(obj, &t->field[f])) continue;
     MOREAU_CALL(moreau_realloc(bytes, moreau_field_slot(obj, &t->field[f])));
   }
   return MOREAU_SUCCESS;
@@ -36,7 +37,8 @@ void moreau_fields_copy(const moreau_field_table *t, void *obj, size_t from, siz
   for (int f = 0; f < t->n; f++) {
     const moreau_field *fd = &t->field[f];
     size_t bytes = moreau_field_bytes(t, fd);
-    if (bytes) memcpy(moreau_field_item(t, obj, fd, to), moreau_field_item(t, obj, fd, from), bytes);
+    if (bytes && !moreau_field_absent(obj, fd))
+      memcpy(moreau_field_item(t, obj, fd, to), moreau_field_item(t, obj, fd, from), bytes);
   }
 }
 
@@ -87,7 +89,7 @@ moreau_err moreau_fields_permute(const moreau_field_table *t, void *obj, size_t 
     const moreau_field *fd = &t->field[f];
     size_t bytes = moreau_field_bytes(t, fd);
     char *base = *moreau_field_slot(obj, fd);
-    if (bytes == 0) continue;
+    if (bytes == 0 || moreau_field_absent(obj, fd)) continue;
     gather(tmp, base, n, perm, bytes);
     memcpy(base, tmp, n * bytes);
   }
@@ -116,7 +118,10 @@ void moreau_fields_pack(const moreau_field_table *t, const void *obj, unsigned m
     const moreau_field *fd = &t->field[f];
     size_t bytes = moreau_field_bytes(t, fd);
     if (!(fd->flags & mask) || bytes == 0) continue;
-    memcpy(at, moreau_field_item(t, obj, fd, i), bytes);
+    if (moreau_field_absent(obj, fd))
+      memset(at, 0, bytes);
+    else
+      memcpy(at, moreau_field_item(t, obj, fd, i), bytes);
     at += bytes;
   }
   /* The tail padding is zeroed so that records compare and checksum alike. */
@@ -130,7 +135,9 @@ void moreau_fields_unpack(const moreau_field_table *t, void *obj, unsigned mask,
     const moreau_field *fd = &t->field[f];
     size_t bytes = moreau_field_bytes(t, fd);
     if (bytes == 0) continue;
-    if (fd->flags & mask) {
+    if (moreau_field_absent(obj, fd)) {
+      at += fd->flags & mask ? bytes : 0;
+    } else if (fd->flags & mask) {
       memcpy(moreau_field_item(t, obj, fd, i), at, bytes);
       at += bytes;
     } else {
@@ -139,11 +146,35 @@ void moreau_fields_unpack(const moreau_field_table *t, void *obj, unsigned mask,
   }
 }
 
+static int any_nonzero(const char *p, size_t bytes)
+{
+  for (size_t k = 0; k < bytes; k++)
+    if (p[k]) return 1;
+  return 0;
+}
+
+int moreau_fields_record_wants(const moreau_field_table *t, const void *obj, unsigned mask, const double *rec)
+{
+  const char *at = (const char *)rec;
+  for (int f = 0; f < t->n; f++) {
+    const moreau_field *fd = &t->field[f];
+    size_t bytes = moreau_field_bytes(t, fd);
+    if (!(fd->flags & mask) || bytes == 0) continue;
+    if (moreau_field_absent(obj, fd) && any_nonzero(at, bytes)) return 1;
+    at += bytes;
+  }
+  return 0;
+}
+
 void moreau_fields_get_value(const moreau_field_table *t, const void *obj, size_t i, void *value)
 {
   for (int f = 0; f < t->n; f++) {
     const moreau_field *fd = &t->field[f];
-    if (fd->value >= 0) memcpy((char *)value + fd->value, moreau_field_item(t, obj, fd, i), moreau_field_bytes(t, fd));
+    if (fd->value < 0) continue;
+    if (moreau_field_absent(obj, fd))
+      memset((char *)value + fd->value, 0, moreau_field_bytes(t, fd));
+    else
+      memcpy((char *)value + fd->value, moreau_field_item(t, obj, fd, i), moreau_field_bytes(t, fd));
   }
 }
 
@@ -152,10 +183,21 @@ void moreau_fields_set_value(const moreau_field_table *t, void *obj, size_t i, c
   for (int f = 0; f < t->n; f++) {
     const moreau_field *fd = &t->field[f];
     size_t bytes = moreau_field_bytes(t, fd);
-    if (bytes == 0) continue;
+    if (bytes == 0 || moreau_field_absent(obj, fd)) continue;
     if (fd->value >= 0)
       memcpy(moreau_field_item(t, obj, fd, i), (const char *)value + fd->value, bytes);
     else
       memset(moreau_field_item(t, obj, fd, i), 0, bytes);
   }
+}
+
+int moreau_fields_value_wants(const moreau_field_table *t, const void *obj, const void *value)
+{
+  for (int f = 0; f < t->n; f++) {
+    const moreau_field *fd = &t->field[f];
+    if (fd->value >= 0 && moreau_field_absent(obj, fd) &&
+        any_nonzero((const char *)value + fd->value, moreau_field_bytes(t, fd)))
+      return 1;
+  }
+  return 0;
 }

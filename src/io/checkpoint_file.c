@@ -67,7 +67,7 @@ static void fill_hashed(const void *ctx, int64_t first, int64_t n, void *buf)
 {
   const ckpt_gather *cg = ctx;
   size_t bytes = moreau_field_bytes(cg->g.t, cg->g.f);
-  io_gather_field(cg->g.t, cg->g.obj, cg->g.f, cg->g.order + first, n, buf);
+  io_gather_field(cg->g.t, cg->g.obj, cg->g.f, cg->g.order ? cg->g.order + first : NULL, n, buf);
   add_rows(cg->f, cg->name, cg->offset + first, n, bytes, buf);
 }
 
@@ -94,7 +94,11 @@ moreau_err ckpt_fields(ckpt_file *f, const char *group, const moreau_field_table
     if (!(fd->flags & mask) || ncomp == 0) continue;
     MOREAU_CHECK(snprintf(name, sizeof(name), "%s/%s", group, fd->name) < (int)sizeof(name), MOREAU_ERR_INTERNAL,
                  "dataset name %s/%s too long", group, fd->name);
-    if (order && f->writing)
+    /* An absent lazy array is written as zeros (io_gather_field); a reader
+     * gives the arrays it reads into (moreau_bodies_enable_external). */
+    const int absent = moreau_field_absent(obj, fd);
+    MOREAU_ASSERT(f->writing || !absent || n_local == 0);
+    if ((order || absent) && f->writing)
       MOREAU_CALL(write_ordered(f, name, &g, n_global, offset, n_local, ncols));
     else
       MOREAU_CALL(ckpt_rows(f, name, fd->type, n_global, offset, n_local, ncols,

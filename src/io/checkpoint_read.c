@@ -38,9 +38,12 @@ static moreau_err read_bodies(ckpt_file *f, const ckpt_ranks *r, int64_t n_globa
   MOREAU_CHECK(i0 + n <= INT32_MAX, MOREAU_ERR_INPUT, "%s: too many bodies for one rank", f->path);
   b->n_ghost = 0;
   MOREAU_CALL(moreau_bodies_reserve(b, (moreau_lid)(i0 + n)));
+  /* The external forces are read into arrays, kept only if not all zero. */
+  MOREAU_CALL(moreau_bodies_enable_external(b));
   MOREAU_CALL(
       ckpt_fields(f, "/bodies", &moreau_body_fields, b, MOREAU_FIELD_CHECKPOINT, n_global, off, n, (size_t)i0, NULL));
   b->n_owned = (moreau_lid)(i0 + n);
+  moreau_bodies_trim_external(b);
   return MOREAU_SUCCESS;
 }
 

@@ -30,6 +30,10 @@ void io_gather_field(const moreau_field_table *t, const void *obj, const moreau_
                      int64_t n, void *out)
 {
   size_t bytes = moreau_field_bytes(t, f);
+  if (moreau_field_absent(obj, f)) {
+    memset(out, 0, (size_t)n * bytes);
+    return;
+  }
   for (int64_t i = 0; i < n; i++)
     memcpy((char *)out + (size_t)i * bytes, moreau_field_item(t, obj, f, (size_t)order[i]), bytes);
 }
@@ -37,14 +41,14 @@ void io_gather_field(const moreau_field_table *t, const void *obj, const moreau_
 static void fill_gathered(const void *ctx, int64_t first, int64_t n, void *buf)
 {
   const io_gather *g = ctx;
-  io_gather_field(g->t, g->obj, g->f, g->order + first, n, buf);
+  io_gather_field(g->t, g->obj, g->f, g->order ? g->order + first : NULL, n, buf);
 }
 
 /* The rows of g; the source points to g, which must outlive it. */
 static io_rows field_rows(const io_gather *g, int64_t n_local)
 {
   io_rows src = {moreau_field_bytes(g->t, g->f), fill_gathered, g, g->piece_bytes};
-  if (!g->order) {
+  if (!g->order && !moreau_field_absent(g->obj, g->f)) {
     src.fill = NULL;
     src.ctx = n_local ? *moreau_field_slot(g->obj, g->f) : NULL;
   }
@@ -81,6 +85,7 @@ moreau_err io_h5_read_fields(MPI_Comm comm, hid_t file, const char *group, const
     hid_t file_type, mem_type;
     void *at = n_local && moreau_field_ncomp(t, f) ? moreau_field_item(t, obj, f, first) : NULL;
     if (moreau_field_ncomp(t, f) == 0) continue;
+    MOREAU_ASSERT(!moreau_field_absent(obj, f) || n_local == 0); /* the reader gives the arrays */
     /* What the file does not hold starts at zero. */
     if (!(f->flags & mask)) {
       if (at) memset(at, 0, (size_t)n_local * moreau_field_bytes(t, f));

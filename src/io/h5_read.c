@@ -14,6 +14,9 @@ static moreau_err read_bodies(hid_t file, const char *path, moreau_bodies *b, in
   MOREAU_CHECK(i0 + n <= INT32_MAX, MOREAU_ERR_INPUT, "%s: too many bodies for one rank", path);
   b->n_ghost = 0;
   MOREAU_CALL(moreau_bodies_reserve(b, (moreau_lid)(i0 + n)));
+  /* The external forces are read into arrays, kept only if not all zero
+   * (read_file). */
+  MOREAU_CALL(moreau_bodies_enable_external(b));
   MOREAU_CALL(io_h5_read_fields(b->comm, file, "/bodies", &moreau_body_fields, b, MOREAU_FIELD_SNAPSHOT, n_global, off,
                                 n, (size_t)i0, path));
   return MOREAU_SUCCESS;
@@ -125,6 +128,7 @@ static moreau_err read_file(hid_t file, const char *path, moreau_bodies *b, cons
   MOREAU_CALL(moreau_error_agree(b->comm, check_bodies(path, b, i0, n, m)));
   MOREAU_CALL(check_gids(path, b, i0, n));
   b->n_owned = (moreau_lid)(i0 + n);
+  moreau_bodies_trim_external(b);
   return MOREAU_SUCCESS;
 }
 

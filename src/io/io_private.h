@@ -94,7 +94,8 @@ MOREAU_MUST_CHECK moreau_err io_h5_make_group(MPI_Comm comm, hid_t file, const c
 MOREAU_MUST_CHECK moreau_err io_h5_dataset_rows(hid_t loc, const char *name, int64_t *rows, const char *path);
 /* The HDF5 file and memory types of a field's elements. */
 void io_field_types(moreau_field_type type, hid_t *file_type, hid_t *mem_type);
-/* Copies items order[0 .. n) of field f of obj, in that order, to out. */
+/* Copies items order[0 .. n) of field f of obj, in that order, to out;
+ * zeros for an absent lazy field (order may then be NULL). */
 void io_gather_field(const moreau_field_table *t, const void *obj, const moreau_field *f, const moreau_lid *order,
                      int64_t n, void *out);
 /* Field f of obj as this rank's rows of a dataset: items order[0 ..

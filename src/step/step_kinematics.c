@@ -180,13 +180,19 @@ void sim_free_velocities(moreau_sim *sim)
   moreau_bodies *b = sim->bodies;
   moreau_walls *w = sim->walls;
   moreau_lid n = moreau_bodies_n_local(b);
+  /* Without external forces and torques (no arrays) the sums are those of
+   * zeros: the same bits (w + dt 0 is w, but -0 becomes +0). */
+  static const double none[3] = {0.0, 0.0, 0.0};
   for (moreau_lid i = 0; i < n; i++) {
     if (b->inv_mass[i] == 0.0) continue;
-    double inv[6], dw[3];
-    moreau_bodies_inv_inertia_world(b, i, inv);
-    moreau_sym3_apply(inv, &b->t_ext[3 * i], dw);
+    double inv[6], dw[3] = {0.0, 0.0, 0.0};
+    const double *f = b->f_ext ? &b->f_ext[3 * i] : none;
+    if (b->t_ext) {
+      moreau_bodies_inv_inertia_world(b, i, inv);
+      moreau_sym3_apply(inv, &b->t_ext[3 * i], dw);
+    }
     for (int k = 0; k < 3; k++) {
-      b->v[3 * i + k] += sim->dt * (sim->gravity[k] + b->inv_mass[i] * b->f_ext[3 * i + k]);
+      b->v[3 * i + k] += sim->dt * (sim->gravity[k] + b->inv_mass[i] * f[k]);
       b->w[3 * i + k] += sim->dt * dw[k];
     }
   }

@@ -353,7 +353,7 @@ START_TEST(test_body_push_get)
   }
   /* set replaces every member of one body only. */
   make_body(1000, &in);
-  moreau_bodies_set(b, 5, &in);
+  ck_assert_int_eq(moreau_bodies_set(b, 5, &in), MOREAU_SUCCESS);
   get_body(b, 5, &out);
   expect_body(&out, &in, "set / get");
   make_body(7, &in);
@@ -412,6 +412,105 @@ START_TEST(test_body_records)
   expect_body(&out, &in, "migration record: every member");
   ck_assert_int_eq(moreau_bodies_destroy(&src), MOREAU_SUCCESS);
   ck_assert_int_eq(moreau_bodies_destroy(&dst), MOREAU_SUCCESS);
+}
+END_TEST
+
+/* A body as make_body with no external force or torque. */
+static void make_free_body(moreau_gid gid, moreau_body *b)
+{
+  make_body(gid, b);
+  memset(b->f_ext, 0, sizeof(b->f_ext));
+  memset(b->t_ext, 0, sizeof(b->t_ext));
+}
+
+/* External forces and torques have no arrays (48 bytes a body) until a body
+ * with one arrives, by push, set or record, and reads are zeros meanwhile;
+ * once there, they hold every body's, through growth, records and
+ * compaction. A -0 counts as one (it keeps its bits). trim gives them up
+ * when every body's are zero. */
+START_TEST(test_body_external_lazy)
+{
+  moreau_bodies *b, *src;
+  moreau_body in, out;
+  double rec[32];
+  ck_assert_int_eq(moreau_bodies_create(MPI_COMM_SELF, 3, &b), MOREAU_SUCCESS);
+  ck_assert_int_eq(moreau_bodies_create(MPI_COMM_SELF, 3, &src), MOREAU_SUCCESS);
+  for (moreau_gid g = 1; g <= 20; g++) {
+    make_free_body(g, &in);
+    ck_assert_int_eq(moreau_bodies_push_owned(b, &in), MOREAU_SUCCESS);
+  }
+  ck_assert_ptr_null(b->f_ext);
+  ck_assert_ptr_null(b->t_ext);
+  make_free_body(3, &in);
+  get_body(b, 2, &out);
+  expect_body(&out, &in, "no external arrays: get");
+  /* Records of such bodies carry zeros, and leave a receiver without arrays. */
+  make_free_body(77, &in);
+  ck_assert_int_eq(moreau_bodies_push_owned(src, &in), MOREAU_SUCCESS);
+  moreau_bodies_pack(src, MOREAU_FIELD_MIGRATE, 0, rec);
+  ck_assert_int_eq(moreau_bodies_push_record(b, 0, MOREAU_FIELD_MIGRATE, rec), MOREAU_SUCCESS);
+  ck_assert_ptr_null(b->f_ext);
+  get_body(b, 20, &out);
+  expect_body(&out, &in, "record without external force");
+  /* Compaction and renumbering-style copies work without the arrays. */
+  char keep[21];
+  for (int i = 0; i < 21; i++)
+    keep[i] = (char)(i != 4);
+  ck_assert_int_eq(moreau_bodies_compact_owned(b, keep), MOREAU_SUCCESS);
+  ck_assert_int_eq(b->n_owned, 20);
+  make_free_body(6, &in);
+  get_body(b, 4, &out);
+  expect_body(&out, &in, "compaction without external arrays");
+
+  /* A record with a torque gives them, zeros for the bodies before. */
+  make_body(88, &in);
+  memset(in.f_ext, 0, sizeof(in.f_ext));
+  ck_assert_int_eq(moreau_bodies_set(src, 0, &in), MOREAU_SUCCESS);
+  ck_assert_ptr_nonnull(src->f_ext);
+  moreau_bodies_pack(src, MOREAU_FIELD_GHOST, 0, rec);
+  ck_assert_int_eq(moreau_bodies_push_record(b, 1, MOREAU_FIELD_GHOST, rec), MOREAU_SUCCESS);
+  ck_assert_ptr_nonnull(b->f_ext);
+  ck_assert_ptr_nonnull(b->t_ext);
+  in.fixed = 0;
+  get_body(b, 20, &out);
+  expect_body(&out, &in, "ghost record with a torque");
+  make_free_body(1, &in);
+  get_body(b, 0, &out);
+  expect_body(&out, &in, "the bodies before read zeros");
+  /* Growth past the capacity keeps them. */
+  for (moreau_gid g = 100; g < 140; g++) {
+    make_body(g, &in);
+    ck_assert_int_eq(moreau_bodies_push_owned(b, &in), MOREAU_SUCCESS);
+  }
+  make_body(139, &in);
+  get_body(b, b->n_owned - 1, &out);
+  expect_body(&out, &in, "external force after growth");
+  moreau_bodies_trim_external(b);
+  ck_assert_ptr_nonnull(b->f_ext);
+  ck_assert_int_eq(moreau_bodies_destroy(&b), MOREAU_SUCCESS);
+
+  /* A push of -0 gives arrays and keeps the sign; trim keeps them for it and
+   * drops them when all are +0. */
+  ck_assert_int_eq(moreau_bodies_create(MPI_COMM_SELF, 2, &b), MOREAU_SUCCESS);
+  make_free_body(5, &in);
+  in.f_ext[1] = -0.0;
+  ck_assert_int_eq(moreau_bodies_push_owned(b, &in), MOREAU_SUCCESS);
+  ck_assert_ptr_nonnull(b->f_ext);
+  get_body(b, 0, &out);
+  expect_body(&out, &in, "an external force of -0");
+  moreau_bodies_trim_external(b);
+  ck_assert_ptr_nonnull(b->f_ext);
+  b->f_ext[1] = 0.0;
+  moreau_bodies_trim_external(b);
+  ck_assert_ptr_null(b->f_ext);
+  ck_assert_ptr_null(b->t_ext);
+  in.f_ext[1] = 0.0;
+  get_body(b, 0, &out);
+  expect_body(&out, &in, "after trim");
+  ck_assert_int_eq(moreau_bodies_enable_external(b), MOREAU_SUCCESS);
+  ck_assert_msg(b->f_ext[0] == 0.0 && b->t_ext[2] == 0.0, "enabled arrays are not zero");
+  ck_assert_int_eq(moreau_bodies_destroy(&b), MOREAU_SUCCESS);
+  ck_assert_int_eq(moreau_bodies_destroy(&src), MOREAU_SUCCESS);
 }
 END_TEST
 
@@ -931,6 +1030,7 @@ int main(int argc, char **argv)
   tcase_add_test(tables, test_toy_value);
   tcase_add_test(bodies, test_body_push_get);
   tcase_add_test(bodies, test_body_records);
+  tcase_add_test(bodies, test_body_external_lazy);
   tcase_add_test(contacts, test_contacts_push_zero_state);
   tcase_add_test(contacts, test_contacts_sort);
   tcase_add_test(contacts, test_contacts_warm_start);

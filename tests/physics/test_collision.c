@@ -31,6 +31,7 @@ static void collide(double e_n, double angle)
   if (moreau_sim_rank(sim) == 0) {
     err = scene_add_body(sim, 0, x1, va, r1, rho1, 0);
     err = err ? err : scene_add_body(sim, 1, x2, vb, r2, rho2, 0);
+    err = err ? err : moreau_bodies_enable_external(moreau_sim_bodies(sim));
     if (!err) {
       for (int k = 0; k < 2; k++) {
         moreau_sim_bodies(sim)->f_ext[k] = F1 * d[k];
