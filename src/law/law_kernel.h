@@ -46,6 +46,15 @@ typedef struct {
   double pn, pt; /* impulses f dt */
 } moreau_row2d;
 
+/* What a 3D row side that is not a plain sphere or wall needs: a cluster's
+ * world inverse inertia tensor (xx, xy, xz, yy, yz, zz), a force-driven
+ * wall's g (see above); NULL where the side has none. Apart from the
+ * record, which points to it only when it has one: most rows have none, and
+ * 24 bytes a record more cost spheres memory and cache lines for nothing. */
+typedef struct {
+  const double *Ia, *Ib, *ga, *gb;
+} moreau_row3d_extra;
+
 /* One contact as the 3D sweep sees it (spheres, clusters and walls): the
  * relative velocity of the contact points in the frame e = n, t, s is
  * u_e = e . (v_b + w_b x c_b - v_a - w_a x c_a). s = n x t, as detection
@@ -58,16 +67,15 @@ typedef struct {
    * the sweep forms c x P and w x c from them, which cost fewer flops and 96
    * fewer bytes a record than the nine columns c x e of each side. */
   double ca[3], cb[3];
-  /* A cluster side's world inverse inertia tensor (xx, xy, xz, yy, yz, zz);
-   * NULL for a sphere or a wall, whose entry's scalar is applied instead
-   * (a cluster's is 0): the 3x3 product cost plain spheres 14-16% per
-   * update. */
-  const double *Ia, *Ib;
+  /* A cluster's inverse inertia tensor or a force-driven wall's g on a
+   * side; NULL for spheres and plain walls, whose entries' scalar inverse
+   * inertia is applied instead (a cluster's is 0): the 3x3 product cost
+   * plain spheres 14-16% per update. */
+  const moreau_row3d_extra *x;
   double W[6]; /* symmetric: nn, nt, ns, tt, ts, ss (positive definite) */
   double target[3];
   double mu;
   double p[3];
-  const double *ga, *gb; /* a force-driven wall's g (see above), else NULL */
 } moreau_row3d;
 
 /* Signorini on Moreau's mean velocity (seed 000 eq 7): a closed contact (or
@@ -170,14 +178,16 @@ static inline void moreau_row3d_apply(moreau_row3d *r, const double *d)
   moreau_cross3(r->ca, pv, dw_a);
   moreau_cross3(r->cb, pv, dw_b);
   const double ima = r->va[MOREAU_IM3D], imb = r->vb[MOREAU_IM3D];
-  moreau_spin_add(r->va + MOREAU_SPIN3D, r->Ia, r->va[MOREAU_II3D], -1.0, dw_a);
-  moreau_spin_add(r->vb + MOREAU_SPIN3D, r->Ib, r->vb[MOREAU_II3D], 1.0, dw_b);
+  const moreau_row3d_extra *x = r->x;
+  moreau_spin_add(r->va + MOREAU_SPIN3D, x ? x->Ia : NULL, r->va[MOREAU_II3D], -1.0, dw_a);
+  moreau_spin_add(r->vb + MOREAU_SPIN3D, x ? x->Ib : NULL, r->vb[MOREAU_II3D], 1.0, dw_b);
   for (int k = 0; k < 3; k++) {
     r->va[k] -= ima * pv[k];
     r->vb[k] += imb * d[0] * r->n[k] + imb * (d[1] * r->t[k] + d[2] * s[k]);
   }
-  if (r->ga) moreau_glue_add(r->va, r->ga, -(pv[0] * r->ga[0] + pv[1] * r->ga[1] + pv[2] * r->ga[2]), 3);
-  if (r->gb) moreau_glue_add(r->vb, r->gb, pv[0] * r->gb[0] + pv[1] * r->gb[1] + pv[2] * r->gb[2], 3);
+  if (!x) return;
+  if (x->ga) moreau_glue_add(r->va, x->ga, -(pv[0] * x->ga[0] + pv[1] * x->ga[1] + pv[2] * x->ga[2]), 3);
+  if (x->gb) moreau_glue_add(r->vb, x->gb, pv[0] * x->gb[0] + pv[1] * x->gb[1] + pv[2] * x->gb[2], 3);
 }
 
 /* Convergence sums of one sweep (seed 000 eq 41 and its variants). */
@@ -278,11 +288,25 @@ static inline void moreau_prefetch_sides(const void *row)
   __builtin_prefetch(side[1], 1, 3);
 }
 
-#define MOREAU_SWEEP_LOOP(row_type, solve, max_ratio)                                                                  \
+/* The same for a 3D row, and the entry of its extra sides (a cluster's
+ * tensor, a force-driven wall's g) when it has one: the record, prefetched
+ * twice as far ahead, is in cache by now, and the entry would be one more
+ * miss of its own. */
+static inline __attribute__((always_inline)) void moreau_prefetch_sides3d(const void *row)
+{
+  const moreau_row3d *r = row;
+  moreau_prefetch_sides(row);
+  if (r->x) __builtin_prefetch(r->x, 0, 3);
+}
+
+/* A law's sweep loops; sides prefetches a row's table entries (and what
+ * else its dimension's rows point to): moreau_prefetch_sides in 2D,
+ * moreau_prefetch_sides3d in 3D. */
+#define MOREAU_SWEEP_LOOP(row_type, solve, sides, max_ratio)                                                           \
   for (moreau_lid k = 0; k < a->n; k++) {                                                                              \
     if (k + 2 * MOREAU_SWEEP_AHEAD < a->n)                                                                             \
       moreau_prefetch_row(&rows[a->order[k + 2 * MOREAU_SWEEP_AHEAD]], sizeof(row_type));                              \
-    if (k + MOREAU_SWEEP_AHEAD < a->n) moreau_prefetch_sides(&rows[a->order[k + MOREAU_SWEEP_AHEAD]]);                 \
+    if (k + MOREAU_SWEEP_AHEAD < a->n) sides(&rows[a->order[k + MOREAU_SWEEP_AHEAD]]);                                 \
     solve(&rows[a->order[k]], max_ratio, &s);                                                                          \
   }
 
@@ -301,7 +325,7 @@ static inline moreau_lid moreau_sweep_run_length(const moreau_law_sweep_args *a,
  * not. The look-ahead of the loop above is kept for the first run only: in
  * the others it would fetch what is already in cache (10^6 disks: 1.48e7
  * updates/s without it, 1.36-1.54e7 with it, 1.11-1.25e7 with it alone). */
-#define MOREAU_SWEEP_RUNS_LOOP(row_type, solve, max_ratio)                                                             \
+#define MOREAU_SWEEP_RUNS_LOOP(row_type, solve, sides, max_ratio)                                                      \
   for (moreau_lid j = 0, k = 0; j < a->nblocks; j++) {                                                                 \
     const moreau_lid len = moreau_sweep_run_length(a, j);                                                              \
     const moreau_lid next_len = j + 1 < a->nblocks ? moreau_sweep_run_length(a, j + 1) : 0;                            \
@@ -309,27 +333,26 @@ static inline moreau_lid moreau_sweep_run_length(const moreau_law_sweep_args *a,
     for (moreau_lid i = 0; i < len; i++, k++) {                                                                        \
       if (j == 0 && k + 2 * MOREAU_SWEEP_AHEAD < a->n)                                                                 \
         moreau_prefetch_row(&rows[a->order[k + 2 * MOREAU_SWEEP_AHEAD]], sizeof(row_type));                            \
-      if (j == 0 && k + MOREAU_SWEEP_AHEAD < a->n) moreau_prefetch_sides(&rows[a->order[k + MOREAU_SWEEP_AHEAD]]);     \
+      if (j == 0 && k + MOREAU_SWEEP_AHEAD < a->n) sides(&rows[a->order[k + MOREAU_SWEEP_AHEAD]]);                     \
       if (i < next_len) moreau_prefetch_row(&rows[next[i]], sizeof(row_type));                                         \
-      if (i >= MOREAU_SWEEP_AHEAD && i - MOREAU_SWEEP_AHEAD < next_len)                                                \
-        moreau_prefetch_sides(&rows[next[i - MOREAU_SWEEP_AHEAD]]);                                                    \
+      if (i >= MOREAU_SWEEP_AHEAD && i - MOREAU_SWEEP_AHEAD < next_len) sides(&rows[next[i - MOREAU_SWEEP_AHEAD]]);    \
       solve(&rows[a->order[k]], max_ratio, &s);                                                                        \
     }                                                                                                                  \
   }
 
-#define MOREAU_LAW_SWEEP(name, row_type, solve)                                                                        \
+#define MOREAU_LAW_SWEEP(name, row_type, solve, sides)                                                                 \
   static void name(const moreau_law_sweep_args *a, moreau_sweep_sums *sums)                                            \
   {                                                                                                                    \
     moreau_sweep_sums s = {0, 0, 0, 0, 0};                                                                             \
     row_type *rows = a->rows;                                                                                          \
     if (a->block && a->max_ratio)                                                                                      \
-      MOREAU_SWEEP_RUNS_LOOP(row_type, solve, 1)                                                                       \
+      MOREAU_SWEEP_RUNS_LOOP(row_type, solve, sides, 1)                                                                \
     else if (a->block)                                                                                                 \
-      MOREAU_SWEEP_RUNS_LOOP(row_type, solve, 0)                                                                       \
+      MOREAU_SWEEP_RUNS_LOOP(row_type, solve, sides, 0)                                                                \
     else if (a->max_ratio)                                                                                             \
-      MOREAU_SWEEP_LOOP(row_type, solve, 1)                                                                            \
+      MOREAU_SWEEP_LOOP(row_type, solve, sides, 1)                                                                     \
     else                                                                                                               \
-      MOREAU_SWEEP_LOOP(row_type, solve, 0)                                                                            \
+      MOREAU_SWEEP_LOOP(row_type, solve, sides, 0)                                                                     \
     *sums = s;                                                                                                         \
   }
 

@@ -65,6 +65,7 @@ moreau_err moreau_nlgs_destroy(moreau_nlgs **nlgs)
   moreau_free(&s->rows);
   moreau_free(&s->row_saved);
   moreau_free(&s->row_contact);
+  moreau_free(&s->row_extra);
   moreau_free(&s->order);
   moreau_free(&s->contact_perm);
   moreau_free(&s->visit);
@@ -174,6 +175,11 @@ static moreau_err reserve_rows(moreau_nlgs *s, moreau_lid nrows)
     MOREAU_CALL(moreau_malloc_lines((size_t)cap * s->row_size, &s->rows));
     if (!s->row_saved) MOREAU_CALL(moreau_malloc(s->row_size, &s->row_saved));
     MOREAU_CALL(moreau_realloc((size_t)cap * sizeof(moreau_lid), &s->row_contact));
+    /* Not realloc: the records point into it, and are rebuilt anyway. */
+    if (s->dim == 3) {
+      moreau_free(&s->row_extra);
+      MOREAU_CALL(moreau_malloc((size_t)cap * sizeof(*s->row_extra), &s->row_extra));
+    }
     MOREAU_CALL(moreau_realloc((size_t)cap * sizeof(moreau_lid), &s->order));
     MOREAU_CALL(moreau_realloc((size_t)cap * sizeof(moreau_lid), &s->visit));
     s->row_cap = cap;

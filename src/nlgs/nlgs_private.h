@@ -35,7 +35,11 @@ struct moreau_nlgs {
   void *rows;
   void *row_saved;         /* one record: the law residual's undo (nlgs_residual.c) */
   moreau_lid *row_contact; /* contact index of each row */
-  moreau_lid *order;       /* the rows, edge group first (nlgs.c) */
+  /* 3D: row i's extra entry (moreau_row3d_extra), written only for rows
+   * with a cluster or a force-driven wall: the pages of a run of spheres
+   * are never touched, and cost no memory. */
+  moreau_row3d_extra *row_extra;
+  moreau_lid *order; /* the rows, edge group first (nlgs.c) */
   moreau_nlgs_order order_kind;
   moreau_lid block;         /* rows per block of the blocks and layers orders */
   double down[3];           /* layers: gravity's direction (0: none) */

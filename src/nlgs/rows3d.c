@@ -49,24 +49,30 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     memcpy(r->n, e[0], sizeof(r->n));
     memcpy(r->t, e[1], sizeof(r->t));
     r->va = nlgs_velocity(s, nlgs_side_entry(s, b, ia));
-    r->Ia = b->shape[ia] > 0 ? &s->inv_inertia6[6 * ia] : NULL;
     memcpy(r->ca, &c->ca[3 * k], sizeof(r->ca));
-    r->ga = b->glued[ia] ? nlgs_wall_glue(s, w, b->glued[ia] - 1) : NULL;
     if (nlgs_same_wall(b, ia, ib)) continue;
+    /* The sides' tensors and g, kept in the row's extra entry only when
+     * there are any. */
+    moreau_row3d_extra x = {b->shape[ia] > 0 ? &s->inv_inertia6[6 * ia] : NULL, NULL,
+                            b->glued[ia] ? nlgs_wall_glue(s, w, b->glued[ia] - 1) : NULL, NULL};
     if (ib >= 0) {
       r->vb = nlgs_velocity(s, nlgs_side_entry(s, b, ib));
-      r->gb = b->glued[ib] ? nlgs_wall_glue(s, w, b->glued[ib] - 1) : NULL;
-      r->Ib = b->shape[ib] > 0 ? &s->inv_inertia6[6 * ib] : NULL;
+      x.gb = b->glued[ib] ? nlgs_wall_glue(s, w, b->glued[ib] - 1) : NULL;
+      x.Ib = b->shape[ib] > 0 ? &s->inv_inertia6[6 * ib] : NULL;
       memcpy(r->cb, &c->cb[3 * k], sizeof(r->cb));
       mat_b = b->material[ib];
       r_eff = ra * rb / (ra + rb);
     } else {
       int iw = -(ib + 1);
       r->vb = nlgs_velocity(s, s->vel_walls + iw);
-      r->gb = nlgs_wall_glue(s, w, iw);
-      r->Ib = NULL;
+      x.gb = nlgs_wall_glue(s, w, iw);
       memset(r->cb, 0, sizeof(r->cb));
       mat_b = w->material[iw];
+    }
+    r->x = NULL;
+    if (x.Ia || x.Ib || x.ga || x.gb) {
+      s->row_extra[nrows] = x;
+      r->x = &s->row_extra[nrows];
     }
     /* W_ij = e_i . e_j (1/m_a + 1/m_b) + (c_a x e_i) . I_a^-1 (c_a x e_j) + (c_b x e_i) . I_b^-1 (c_b x e_j),
      * plus (e_i . g)(e_j . g) for a side on a force-driven wall. */
@@ -76,15 +82,15 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     for (int i = 0; i < 3; i++) {
       moreau_cross3(r->ca, e[i], &ca_x[3 * i]);
       moreau_cross3(r->cb, e[i], &cb_x[3 * i]);
-      inv_inertia_apply(r->Ia, iia, &ca_x[3 * i], &Ia_ca[3 * i]);
-      inv_inertia_apply(r->Ib, iib, &cb_x[3 * i], &Ib_cb[3 * i]);
+      inv_inertia_apply(x.Ia, iia, &ca_x[3 * i], &Ia_ca[3 * i]);
+      inv_inertia_apply(x.Ib, iib, &cb_x[3 * i], &Ib_cb[3 * i]);
     }
     for (int m = 0; m < 6; m++) {
       int i = ij[m][0], j = ij[m][1];
       double trans = i == j ? ima + imb : 0.0;
       r->W[m] = trans + moreau_dot3(&ca_x[3 * i], &Ia_ca[3 * j]) + moreau_dot3(&cb_x[3 * i], &Ib_cb[3 * j]);
-      if (r->ga) r->W[m] += moreau_dot3(e[i], r->ga) * moreau_dot3(e[j], r->ga);
-      if (r->gb) r->W[m] += moreau_dot3(e[i], r->gb) * moreau_dot3(e[j], r->gb);
+      if (x.ga) r->W[m] += moreau_dot3(e[i], x.ga) * moreau_dot3(e[j], x.ga);
+      if (x.gb) r->W[m] += moreau_dot3(e[i], x.gb) * moreau_dot3(e[j], x.gb);
     }
     double cof[6];
     moreau_sym3_cofactors(r->W, cof);

@@ -434,6 +434,7 @@ typedef struct {
   double c[3];
   double va[8], vb[8]; /* entries of the solve's table: velocity, spin from [3], inverse mass and inertia */
   double Ia[6], Ib[6]; /* the row's inverse inertia tensors: a's isotropic, the wall's zero */
+  moreau_row3d_extra x;
   moreau_row3d row;
 } sphere3d;
 
@@ -446,8 +447,8 @@ static void set_inverse_inertia(sphere3d *s, double inertia)
     s->Ia[k] = k == 0 || k == 3 || k == 5 ? iia : 0.0;
     s->Ib[k] = 0.0;
   }
-  r->Ia = s->Ia;
-  r->Ib = s->Ib;
+  s->x = (moreau_row3d_extra){s->Ia, s->Ib, NULL, NULL};
+  r->x = &s->x;
 }
 
 static void cross(const double *a, const double *b, double *c)

@@ -322,6 +322,7 @@ typedef struct {
   double e[3][3]; /* n, t, s */
   double state[3];
   double inv_inertia[2][6]; /* the row's tensors: ii times the identity */
+  moreau_row3d_extra x;     /* pointing to them */
   double buf[96];
 } pair3d;
 
@@ -377,8 +378,8 @@ static void build3d(pair3d *p, const moreau_law *law, const moreau_pair_law *pai
   for (int side = 0; side < 2; side++)
     for (int k = 0; k < 6; k++)
       p->inv_inertia[side][k] = k == 0 || k == 3 || k == 5 ? p->ii[side] : 0.0;
-  r->Ia = p->inv_inertia[0];
-  r->Ib = p->inv_inertia[1];
+  p->x = (moreau_row3d_extra){p->inv_inertia[0], p->inv_inertia[1], NULL, NULL};
+  r->x = &p->x;
   double ca_x[9], cb_x[9];
   memcpy(r->ca, ca, sizeof(r->ca));
   memcpy(r->cb, cb, sizeof(r->cb));
