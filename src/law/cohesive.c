@@ -127,8 +127,8 @@ static inline void solve3d(cohesive_row3d *c, int max_ratio, moreau_sweep_sums *
   add_bond_scale(s, c->shift);
 }
 
-MOREAU_LAW_SWEEP(sweep2d, cohesive_row2d, solve2d, moreau_prefetch_sides)
-MOREAU_LAW_SWEEP(sweep3d, cohesive_row3d, solve3d, moreau_prefetch_sides3d)
+MOREAU_LAW_SWEEP(sweep2d, cohesive_row2d, solve2d, moreau_prefetch_sides, moreau_prefetch_nothing)
+MOREAU_LAW_SWEEP(sweep3d, cohesive_row3d, solve3d, moreau_prefetch_sides3d, moreau_prefetch_extra3d)
 
 const struct moreau_law_kernel moreau_law_cohesive = {.name = "cohesive",
                                                       .state_width = 0,

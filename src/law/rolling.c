@@ -274,8 +274,8 @@ static inline void solve3d(rolling_row3d *c, int max_ratio, moreau_sweep_sums *s
   moreau_sweep_add(s, adp, ap, dp2, p2, max_ratio);
 }
 
-MOREAU_LAW_SWEEP(sweep2d, rolling_row2d, solve2d, moreau_prefetch_sides)
-MOREAU_LAW_SWEEP(sweep3d, rolling_row3d, solve3d, moreau_prefetch_sides3d)
+MOREAU_LAW_SWEEP(sweep2d, rolling_row2d, solve2d, moreau_prefetch_sides, moreau_prefetch_nothing)
+MOREAU_LAW_SWEEP(sweep3d, rolling_row3d, solve3d, moreau_prefetch_sides3d, moreau_prefetch_extra3d)
 
 const struct moreau_law_kernel moreau_law_rolling = {.name = "rolling",
                                                      .state_width = 3,

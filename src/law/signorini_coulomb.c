@@ -38,8 +38,8 @@ static inline void solve3d(moreau_row3d *r, int max_ratio, moreau_sweep_sums *su
   moreau_row3d_update(r, p, max_ratio, sums);
 }
 
-MOREAU_LAW_SWEEP(sweep2d, moreau_row2d, solve2d, moreau_prefetch_sides)
-MOREAU_LAW_SWEEP(sweep3d, moreau_row3d, solve3d, moreau_prefetch_sides3d)
+MOREAU_LAW_SWEEP(sweep2d, moreau_row2d, solve2d, moreau_prefetch_sides, moreau_prefetch_nothing)
+MOREAU_LAW_SWEEP(sweep3d, moreau_row3d, solve3d, moreau_prefetch_sides3d, moreau_prefetch_extra3d)
 
 const struct moreau_law_kernel moreau_law_signorini_coulomb = {.name = "signorini_coulomb",
                                                                .state_width = 0,

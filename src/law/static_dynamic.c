@@ -67,8 +67,8 @@ static inline void solve3d(static_row3d *c, int max_ratio, moreau_sweep_sums *s)
   moreau_row3d_update(&c->r, p, max_ratio, s);
 }
 
-MOREAU_LAW_SWEEP(sweep2d, static_row2d, solve2d, moreau_prefetch_sides)
-MOREAU_LAW_SWEEP(sweep3d, static_row3d, solve3d, moreau_prefetch_sides3d)
+MOREAU_LAW_SWEEP(sweep2d, static_row2d, solve2d, moreau_prefetch_sides, moreau_prefetch_nothing)
+MOREAU_LAW_SWEEP(sweep3d, static_row3d, solve3d, moreau_prefetch_sides3d, moreau_prefetch_extra3d)
 
 const struct moreau_law_kernel moreau_law_static_dynamic = {.name = "static_dynamic",
                                                             .state_width = 1,
