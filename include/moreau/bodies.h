@@ -128,7 +128,7 @@ MOREAU_MUST_CHECK moreau_err moreau_bodies_set(moreau_bodies *b, moreau_lid i, c
  * arrives (pushes and sets do this themselves); code that writes the arrays
  * directly calls this first. */
 MOREAU_MUST_CHECK moreau_err moreau_bodies_enable_external(moreau_bodies *b);
-/* Frees f_ext and t_ext when every local body's are zero (after a file
+/* Frees f_ext, and t_ext, when every local body's is zero (after a file
  * read, which reads into arrays given beforehand). */
 void moreau_bodies_trim_external(moreau_bodies *b);
 

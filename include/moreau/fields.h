@@ -110,6 +110,12 @@ void moreau_fields_set_value(const moreau_field_table *t, void *obj, size_t i, c
 /* Whether value holds a nonzero value of a lazy field that obj has no array
  * for. */
 int moreau_fields_value_wants(const moreau_field_table *t, const void *obj, const void *value);
+/* Not collective. Gives every absent lazy field of obj an array of capacity
+ * items (at least one), all zero. */
+MOREAU_MUST_CHECK moreau_err moreau_fields_give_lazy(const moreau_field_table *t, void *obj, size_t capacity);
+/* Frees the array of every lazy field whose first n items are all zero
+ * (bitwise: a -0 keeps it). */
+void moreau_fields_drop_zero_lazy(const moreau_field_table *t, void *obj, size_t n);
 
 #pragma GCC visibility pop
 

@@ -35,19 +35,13 @@ moreau_err moreau_bodies_reserve(moreau_bodies *b, moreau_lid capacity)
 
 moreau_err moreau_bodies_enable_external(moreau_bodies *b)
 {
-  size_t cap = b->capacity > 0 ? (size_t)b->capacity : 1;
-  if (!b->f_ext) MOREAU_CALL(moreau_calloc(3 * cap, sizeof(double), &b->f_ext));
-  if (!b->t_ext) MOREAU_CALL(moreau_calloc(3 * cap, sizeof(double), &b->t_ext));
+  MOREAU_CALL(moreau_fields_give_lazy(&moreau_body_fields, b, (size_t)b->capacity));
   return MOREAU_SUCCESS;
 }
 
 void moreau_bodies_trim_external(moreau_bodies *b)
 {
-  size_t n = 3 * (size_t)moreau_bodies_n_local(b);
-  for (size_t k = 0; k < n && b->f_ext && b->t_ext; k++)
-    if (b->f_ext[k] != 0.0 || b->t_ext[k] != 0.0 || signbit(b->f_ext[k]) || signbit(b->t_ext[k])) return;
-  moreau_free(&b->f_ext);
-  moreau_free(&b->t_ext);
+  moreau_fields_drop_zero_lazy(&moreau_body_fields, b, (size_t)moreau_bodies_n_local(b));
 }
 
 moreau_err moreau_bodies_set(moreau_bodies *b, moreau_lid i, const moreau_body *body)

@@ -201,3 +201,24 @@ int moreau_fields_value_wants(const moreau_field_table *t, const void *obj, cons
   }
   return 0;
 }
+
+moreau_err moreau_fields_give_lazy(const moreau_field_table *t, void *obj, size_t capacity)
+{
+  for (int f = 0; f < t->n; f++) {
+    const moreau_field *fd = &t->field[f];
+    size_t bytes = moreau_field_bytes(t, fd);
+    if (bytes && moreau_field_absent(obj, fd))
+      MOREAU_CALL(moreau_calloc(capacity > 0 ? capacity : 1, bytes, moreau_field_slot(obj, fd)));
+  }
+  return MOREAU_SUCCESS;
+}
+
+void moreau_fields_drop_zero_lazy(const moreau_field_table *t, void *obj, size_t n)
+{
+  for (int f = 0; f < t->n; f++) {
+    const moreau_field *fd = &t->field[f];
+    if (!(fd->flags & MOREAU_FIELD_LAZY) || moreau_field_absent(obj, fd)) continue;
+    if (!any_nonzero(*moreau_field_slot(obj, fd), n * moreau_field_bytes(t, fd)))
+      moreau_free(moreau_field_slot(obj, fd));
+  }
+}
