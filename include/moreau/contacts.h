@@ -32,8 +32,14 @@ typedef struct {
   int32_t *point;            /* the contactor pair: contactor of a << 16 | contactor of b (0 for a plain body) */
   moreau_lid *a, *b;
   double *normal;
-  double *ca, *cb; /* from the centre of a (of b) to the contact point */
-  double *gap;     /* signed distance at detection; < 0 is an overlap */
+  /* From the centre of mass of a (of the image of b) to the contact point:
+   * NULL until a contact has a shaped body (a cluster) on a side, then kept
+   * for the list's life (moreau_contacts_enable_arms). A disk or sphere is
+   * its own contactor, so its arm is along the normal, its radius plus half
+   * the gap: a list of them saves 48 bytes a contact and forms the arms
+   * (moreau_contacts_arms). */
+  double *ca, *cb;
+  double *gap; /* signed distance at detection; < 0 is an overlap */
   /* The velocity of the image of b that a touches, on top of b's own: nonzero
    * only across a Lees-Edwards face or one that moves (a pressure-controlled
    * cell). NULL until a contact has such an image, then kept for the list's
@@ -65,6 +71,30 @@ static inline void moreau_contacts_radii(const moreau_contacts *c, const moreau_
   *rb = c->b[k] >= 0 ? moreau_bodies_contactor_radius(b, c->b[k], c->point[k] & 0xffff) : 0.0;
 }
 
+/* The lever arms of contact k, from the centre of mass of a (of the image
+ * of b that a touches) to the contact point, which lies in the middle of
+ * the gap (cb = 0 for a wall): the list's, or formed from its normal, gap
+ * and radii when it holds none (all its bodies are plain). */
+static inline void moreau_contacts_arms(const moreau_contacts *c, const moreau_bodies *b, moreau_lid k, double ca[3],
+                                        double cb[3])
+{
+  if (c->ca) {
+    for (int i = 0; i < 3; i++) {
+      ca[i] = c->ca[3 * k + i];
+      cb[i] = c->cb[3 * k + i];
+    }
+    return;
+  }
+  double ra, rb;
+  moreau_contacts_radii(c, b, k, &ra, &rb);
+  const double *n = &c->normal[3 * k], half_gap = 0.5 * c->gap[k];
+  const double sa = ra + half_gap, sb = c->b[k] >= 0 ? -(rb + half_gap) : 0.0;
+  for (int i = 0; i < 3; i++) {
+    ca[i] = sa * n[i];
+    cb[i] = c->b[k] >= 0 ? sb * n[i] : 0.0;
+  }
+}
+
 /* The vshift of contact k: c->vshift's, or zeros when the list has none. */
 static inline const double *moreau_contacts_vshift(const moreau_contacts *c, moreau_lid k)
 {
@@ -85,6 +115,11 @@ MOREAU_MUST_CHECK moreau_err moreau_contacts_reserve(moreau_contacts *c, moreau_
  * holds; nothing when it has one. Detection calls it at the first contact
  * whose image of b moves. */
 MOREAU_MUST_CHECK moreau_err moreau_contacts_enable_vshift(moreau_contacts *c);
+/* Gives c (not a history list) its lever-arm arrays, holding for the
+ * contacts it has the arms moreau_contacts_arms forms (their bodies in b);
+ * nothing when it has them. Detection calls it at the first contact with a
+ * shaped body. */
+MOREAU_MUST_CHECK moreau_err moreau_contacts_enable_arms(moreau_contacts *c, const moreau_bodies *b);
 void moreau_contacts_clear(moreau_contacts *c);
 /* The contact schema of c (its variable width is c's state width). */
 const moreau_field_table *moreau_contacts_fields(const moreau_contacts *c);

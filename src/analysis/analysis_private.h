@@ -15,7 +15,9 @@
 static inline void analysis_contact_term(const moreau_bodies *b, const moreau_contacts *c, moreau_lid k,
                                          double point[3], double term[9])
 {
-  const double *ca = &c->ca[3 * k], *cb = &c->cb[3 * k], *xa = &b->x[3 * c->a[k]];
+  const double *xa = &b->x[3 * c->a[k]];
+  double ca[3], cb[3];
+  moreau_contacts_arms(c, b, k, ca, cb);
   const moreau_lid ib = c->b[k];
   const int a_wall = b->glued[c->a[k]] != 0, b_wall = ib < 0 || b->glued[ib] != 0;
   double l[3], f[3];

@@ -17,8 +17,8 @@ moreau_err moreau_macro_state_compute(MPI_Comm comm, const moreau_domain *d, con
   const int dim = b->dim;
   for (moreau_lid k = 0; k < c->n; k++) {
     if (c->b[k] < 0) continue;
-    const double *ca = &c->ca[3 * k], *cb = &c->cb[3 * k];
-    double f[3];
+    double ca[3], cb[3], f[3];
+    moreau_contacts_arms(c, b, k, ca, cb);
     moreau_contacts_world_force(c, dim, k, f);
     for (int i = 0; i < 3; i++)
       for (int j = 0; j < 3; j++)

@@ -23,8 +23,8 @@ static const moreau_field contact_fields[] = {
     FIELD("a", I32, 1, 0, a),
     FIELD("b", I32, 1, 0, b),
     FIELD("normal", F64, 3, MOREAU_FIELD_SNAPSHOT, normal),
-    FIELD("ca", F64, 3, 0, ca),
-    FIELD("cb", F64, 3, 0, cb),
+    FIELD("ca", F64, 3, MOREAU_FIELD_LAZY, ca),
+    FIELD("cb", F64, 3, MOREAU_FIELD_LAZY, cb),
     FIELD("gap", F64, 1, 0, gap),
     FIELD("vshift", F64, 3, 0, vshift),
 };
@@ -46,5 +46,22 @@ moreau_err moreau_contacts_enable_vshift(moreau_contacts *c)
   if (c->schema.n == N_ALL) return MOREAU_SUCCESS;
   c->schema.n = N_ALL;
   if (c->capacity > 0) MOREAU_CALL(moreau_calloc((size_t)c->capacity, 3 * sizeof(double), &c->vshift));
+  return MOREAU_SUCCESS;
+}
+
+moreau_err moreau_contacts_enable_arms(moreau_contacts *c, const moreau_bodies *b)
+{
+  MOREAU_ASSERT(!c->history_only);
+  if (c->ca) return MOREAU_SUCCESS;
+  MOREAU_CALL(moreau_contacts_reserve(c, 1));
+  double *ca, *cb;
+  MOREAU_CALL(moreau_malloc((size_t)c->capacity * 3 * sizeof(double), &ca));
+  moreau_err err = moreau_malloc((size_t)c->capacity * 3 * sizeof(double), &cb);
+  if (err) moreau_free(&ca);
+  MOREAU_CALL(err);
+  for (moreau_lid k = 0; k < c->n; k++)
+    moreau_contacts_arms(c, b, k, &ca[3 * k], &cb[3 * k]);
+  c->ca = ca;
+  c->cb = cb;
   return MOREAU_SUCCESS;
 }

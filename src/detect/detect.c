@@ -49,7 +49,8 @@ typedef struct {
 } contactor_pair;
 
 /* The contact point sits in the middle of the gap (or of the overlap); the
- * lever arms go from each body's centre of mass to it. xb is the position of
+ * lever arms go from each body's centre of mass to it (kept only from the
+ * first shaped body on: moreau_contacts_arms). xb is the position of
  * the image of b that a touches, vshift that image's velocity on top of b's
  * own (NULL: none). point numbers the contactor pair within the body pair. */
 static moreau_err push_contact(moreau_contacts *c, const moreau_bodies *b, moreau_lid a, moreau_lid ib,
@@ -58,17 +59,21 @@ static moreau_err push_contact(moreau_contacts *c, const moreau_bodies *b, morea
 {
   moreau_lid k;
   double reach = cp->ra + 0.5 * gap;
+  if (b->shape[a] > 0 || (ib >= 0 && b->shape[ib] > 0)) MOREAU_CALL(moreau_contacts_enable_arms(c, b));
   MOREAU_CALL(moreau_contacts_push(c, b->gid[a], gid_b, point, a, ib, &k));
   if (vshift && (vshift[0] != 0.0 || vshift[1] != 0.0 || vshift[2] != 0.0))
     MOREAU_CALL(moreau_contacts_enable_vshift(c));
   for (int i = 0; i < 3; i++) {
-    double p = cp->ya[i] + reach * n[i];
     c->normal[3 * k + i] = n[i];
-    c->ca[3 * k + i] = p - cp->xa[i];
-    c->cb[3 * k + i] = cp->xb ? p - cp->xb[i] : 0.0;
     if (c->vshift) c->vshift[3 * k + i] = vshift ? vshift[i] : 0.0;
   }
   c->gap[k] = gap;
+  if (c->ca)
+    for (int i = 0; i < 3; i++) {
+      double p = cp->ya[i] + reach * n[i];
+      c->ca[3 * k + i] = p - cp->xa[i];
+      c->cb[3 * k + i] = cp->xb ? p - cp->xb[i] : 0.0;
+    }
   return MOREAU_SUCCESS;
 }
 

@@ -191,10 +191,12 @@ static void contact_segment(const snapshot_src *s, int64_t i, double *ends)
 {
   const moreau_contacts *c = s->c;
   const double *x = s->b->x;
-  moreau_lid a = c->a[i], b = c->b[i];
+  moreau_lid a = c->a[i];
+  double ca[3], cb[3];
+  moreau_contacts_arms(c, s->b, i, ca, cb);
   for (int d = 0; d < 3; d++) {
     ends[d] = x[3 * a + d];
-    ends[3 + d] = x[3 * a + d] + c->ca[3 * i + d] - (b >= 0 ? c->cb[3 * i + d] : 0.0);
+    ends[3 + d] = x[3 * a + d] + ca[d] - cb[d];
   }
 }
 

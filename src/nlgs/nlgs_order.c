@@ -58,7 +58,9 @@ static keyed_contact *sort_by_key(keyed_contact *keyed, keyed_contact *tmp, more
  * the extremes. */
 static double contact_depth(const moreau_nlgs *s, const moreau_contacts *c, const moreau_bodies *b, moreau_lid k)
 {
-  const double *x = &b->x[3 * c->a[k]], *ca = &c->ca[3 * k];
+  const double *x = &b->x[3 * c->a[k]];
+  double ca[3], cb[3];
+  moreau_contacts_arms(c, b, k, ca, cb);
   return (x[0] + ca[0]) * s->down[0] + (x[1] + ca[1]) * s->down[1] + (x[2] + ca[2]) * s->down[2];
 }
 

@@ -188,8 +188,10 @@ static inline __attribute__((always_inline)) void nlgs_prefetch_contact(const mo
   __builtin_prefetch(&c->b[k], 0, 3);
   __builtin_prefetch(&c->point[k], 0, 3);
   __builtin_prefetch(&c->normal[3 * k], 0, 3);
-  __builtin_prefetch(&c->ca[3 * k], 0, 3);
-  __builtin_prefetch(&c->cb[3 * k], 0, 3);
+  if (c->ca) {
+    __builtin_prefetch(&c->ca[3 * k], 0, 3);
+    __builtin_prefetch(&c->cb[3 * k], 0, 3);
+  }
   __builtin_prefetch(&c->gap[k], 0, 3);
   if (c->vshift) __builtin_prefetch(&c->vshift[3 * k], 0, 3);
   __builtin_prefetch(&c->force[3 * k], 0, 3);

@@ -14,7 +14,7 @@ static moreau_lid build2d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     moreau_lid k = nlgs_build_contact(s, kk);
     moreau_row2d *r = nlgs_row(s, nrows);
     moreau_lid ia = c->a[k], ib = c->b[k];
-    const double *n = &c->normal[3 * k], *ca = &c->ca[3 * k], *cb = &c->cb[3 * k];
+    const double *n = &c->normal[3 * k];
     const double tx = -n[1], ty = n[0];
     /* The frame of moreau_contact_frame in 2D: t, and s = e_z. */
     const double t[3] = {tx, ty, 0.0}, ez[3] = {0.0, 0.0, 1.0};
@@ -24,8 +24,9 @@ static moreau_lid build2d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     nlgs_frame_components(&prob->u_minus[3 * k], (const double *const[3]){n, t, ez}, u_minus);
     int mat_b;
     /* The reduced radius of the two contactors that touch (a wall: a's). */
-    double ra, rb;
+    double ra, rb, ca[3], cb[3];
     moreau_contacts_radii(c, b, k, &ra, &rb);
+    moreau_contacts_arms(c, b, k, ca, cb);
     double r_eff = ra;
     r->nx = n[0];
     r->ny = n[1];

@@ -45,11 +45,12 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     /* The reduced radius of the two contactors that touch (a wall: a's). */
     double ra, rb;
     moreau_contacts_radii(c, b, k, &ra, &rb);
+    double cb[3];
+    moreau_contacts_arms(c, b, k, r->ca, cb);
     double r_eff = ra;
     memcpy(r->n, e[0], sizeof(r->n));
     memcpy(r->t, e[1], sizeof(r->t));
     r->va = nlgs_velocity(s, nlgs_side_entry(s, b, ia));
-    memcpy(r->ca, &c->ca[3 * k], sizeof(r->ca));
     if (nlgs_same_wall(b, ia, ib)) continue;
     /* The sides' tensors and g, kept in the row's extra entry only when
      * there are any. */
@@ -59,7 +60,7 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
       r->vb = nlgs_velocity(s, nlgs_side_entry(s, b, ib));
       x.gb = b->glued[ib] ? nlgs_wall_glue(s, w, b->glued[ib] - 1) : NULL;
       x.Ib = b->shape[ib] > 0 ? &s->inv_inertia6[6 * ib] : NULL;
-      memcpy(r->cb, &c->cb[3 * k], sizeof(r->cb));
+      memcpy(r->cb, cb, sizeof(r->cb));
       mat_b = b->material[ib];
       r_eff = ra * rb / (ra + rb);
     } else {

@@ -114,7 +114,8 @@ void sim_drift(moreau_sim *sim, double h)
 enum { RELATIVE_AHEAD = 8 };
 
 /* Prefetches the velocity, spin and glue flag of body i (i < 0: a wall,
- * nothing). The contacts come in key order and their bodies from anywhere
+ * nothing), and the shape and radius its contacts' lever arms are formed
+ * from. The contacts come in key order and their bodies from anywhere
  * in memory. Always inlined: GCC finds a void function of prefetches alone
  * pure and drops its calls. */
 static inline __attribute__((always_inline)) void prefetch_body_velocity(const moreau_bodies *b, moreau_lid i)
@@ -123,6 +124,8 @@ static inline __attribute__((always_inline)) void prefetch_body_velocity(const m
   __builtin_prefetch(&b->v[3 * i], 0, 3);
   __builtin_prefetch(&b->w[3 * i], 0, 3);
   __builtin_prefetch(&b->glued[i], 0, 3);
+  __builtin_prefetch(&b->shape[i], 0, 3);
+  __builtin_prefetch(&b->radius[i], 0, 3);
 }
 
 /* Relative velocity of b with respect to a at each contact point, in world
@@ -149,8 +152,9 @@ moreau_err sim_relative_velocities(moreau_sim *sim)
       prefetch_body_velocity(b, c->b[k + RELATIVE_AHEAD]);
     }
     moreau_lid ia = c->a[k], ib = c->b[k];
-    const double *ca = &c->ca[3 * k], *cb = &c->cb[3 * k], *wa = &b->w[3 * ia];
-    double ua[3], ub[3] = {0, 0, 0};
+    const double *wa = &b->w[3 * ia];
+    double ca[3], cb[3], ua[3], ub[3] = {0, 0, 0};
+    moreau_contacts_arms(c, b, k, ca, cb);
     ua[0] = b->v[3 * ia] + wa[1] * ca[2] - wa[2] * ca[1];
     ua[1] = b->v[3 * ia + 1] + wa[2] * ca[0] - wa[0] * ca[2];
     ua[2] = b->v[3 * ia + 2] + wa[0] * ca[1] - wa[1] * ca[0];

@@ -138,7 +138,7 @@ static void contact_scene(int dim)
      * contact of body 2, nothing else. */
     par_contact *all;
     int64_t n_all;
-    par_gather_contacts(comm, moreau_sim_contacts(sim), &all, &n_all);
+    par_gather_contacts(comm, moreau_sim_bodies(sim), moreau_sim_contacts(sim), &all, &n_all);
     ck_assert_int_eq(n_all, 2);
     ck_assert_msg(all[0].gid_a == 2 || all[1].gid_a == 2, "no contact of body 2 with the wall");
     ck_assert_msg((all[0].gid_a == 0 && all[0].gid_b == 1) || (all[1].gid_a == 0 && all[1].gid_b == 1),

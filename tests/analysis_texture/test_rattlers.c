@@ -65,11 +65,9 @@ static moreau_err add_second_point(moreau_contacts *c)
     if (c->gid_a[k] == 0 && c->gid_b[k] == 1) break;
   if (k == n) return MOREAU_SUCCESS;
   MOREAU_CALL(moreau_contacts_push(c, 0, 1, 1, c->a[k], c->b[k], &idx));
-  for (int d = 0; d < 3; d++) {
+  for (int d = 0; d < 3; d++)
     c->normal[3 * idx + d] = c->normal[3 * k + d];
-    c->ca[3 * idx + d] = c->ca[3 * k + d];
-    c->cb[3 * idx + d] = c->cb[3 * k + d];
-  }
+  c->gap[idx] = c->gap[k];
   c->force[3 * idx] = 1.0;
   return MOREAU_SUCCESS;
 }

@@ -138,11 +138,11 @@ static void check_detection(int dim, int periodic_x)
   if (rank == 0 && !err) err = moreau_sim_detect(ref);
   par_idle_barrier(MPI_COMM_WORLD);
   PAR_TRY(MPI_COMM_WORLD, err);
-  if (rank == 0) par_gather_contacts(MPI_COMM_SELF, moreau_sim_contacts(ref), &one, &n_one);
+  if (rank == 0) par_gather_contacts(MPI_COMM_SELF, moreau_sim_bodies(ref), moreau_sim_contacts(ref), &one, &n_one);
   par_bcast_items(MPI_COMM_WORLD, 0, (void **)&one, &n_one, sizeof(par_contact));
   PAR_TRY(MPI_COMM_WORLD, detection_scene(MPI_COMM_WORLD, dim, periodic_x, &sim));
   PAR_TRY(MPI_COMM_WORLD, moreau_sim_detect(sim));
-  par_gather_contacts(MPI_COMM_WORLD, moreau_sim_contacts(sim), &all, &n_all);
+  par_gather_contacts(MPI_COMM_WORLD, moreau_sim_bodies(sim), moreau_sim_contacts(sim), &all, &n_all);
   for (int64_t k = 0; k < n_one && k < n_all; k++) {
     differ += !same_contact(&all[k], &one[k]);
     multi += k > 0 && one[k].gid_a == one[k - 1].gid_a && one[k].gid_b == one[k - 1].gid_b;

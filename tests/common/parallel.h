@@ -205,9 +205,10 @@ static inline int par_contact_by_key(const void *x, const void *y)
   return par_contact_cmp_key(x, b->gid_a, b->gid_b, b->point);
 }
 
-/* Collective over comm: the contacts of every rank, on every rank, sorted by
- * key (*all malloc'ed; free it). */
-static inline void par_gather_contacts(MPI_Comm comm, const moreau_contacts *c, par_contact **all, int64_t *n_all)
+/* Collective over comm: the contacts of every rank (their bodies in b), on
+ * every rank, sorted by key (*all malloc'ed; free it). */
+static inline void par_gather_contacts(MPI_Comm comm, const moreau_bodies *b, const moreau_contacts *c,
+                                       par_contact **all, int64_t *n_all)
 {
   double *rec = malloc((size_t)(c->n + 1) * PAR_CONTACT_RECORD * sizeof(double)), *recs;
   for (moreau_lid k = 0; k < c->n; k++) {
@@ -217,8 +218,7 @@ static inline void par_gather_contacts(MPI_Comm comm, const moreau_contacts *c, 
     r[2] = (double)c->point[k];
     r[3] = c->gap[k];
     memcpy(&r[4], &c->normal[3 * k], 3 * sizeof(double));
-    memcpy(&r[7], &c->ca[3 * k], 3 * sizeof(double));
-    memcpy(&r[10], &c->cb[3 * k], 3 * sizeof(double));
+    moreau_contacts_arms(c, b, k, &r[7], &r[10]);
     memcpy(&r[13], &c->force[3 * k], 3 * sizeof(double));
   }
   par_allgather_records(comm, rec, c->n, PAR_CONTACT_RECORD, &recs, n_all);

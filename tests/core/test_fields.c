@@ -539,10 +539,16 @@ static int key_less(key x, key y)
 static int key_eq(key x, key y) { return x.ga == y.ga && x.gb == y.gb && x.p == y.p; }
 static key key_at(const moreau_contacts *c, moreau_lid i) { return (key){c->gid_a[i], c->gid_b[i], c->point[i]}; }
 
-/* Pushes a contact with every field set from its key. */
+/* Pushes a contact with every field set from its key; its list holds lever
+ * arms (given before its first contact, so no bodies are needed to form
+ * those of the contacts it holds). */
 static void push_full(moreau_contacts *c, key k)
 {
   moreau_lid i;
+  if (!c->ca) {
+    ck_assert_int_eq(c->n, 0);
+    ck_assert_int_eq(moreau_contacts_enable_arms(c, NULL), MOREAU_SUCCESS);
+  }
   ck_assert_int_eq(moreau_contacts_push(c, k.ga, k.gb, k.p, lid_of(k), -lid_of(k), &i), MOREAU_SUCCESS);
   for (int d = 0; d < 3; d++) {
     c->force[3 * i + d] = force_of(k, d);

@@ -5,11 +5,14 @@
  * ways the list must notice: every body at its own constant velocity (pairs
  * closing at up to twice the fastest speed), a rare long jump of one,
  * wrapping across periodic faces, Lees-Edwards images sliding past bodies
- * at rest, a box whose period shrinks, walls. Serial. */
+ * at rest, a box whose period shrinks, walls. The lever arms a list of
+ * plain bodies forms agree with the ones detection stores. Serial. */
 #include <check.h>
+#include <float.h>
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check_runner.h"
@@ -93,12 +96,30 @@ static void assert_same_contacts(const moreau_contacts *c0, const moreau_contact
   SAME(a, 1);
   SAME(b, 1);
   SAME(normal, 3);
-  SAME(ca, 3);
-  SAME(cb, 3);
   SAME(gap, 1);
   ck_assert_msg(!c0->vshift == !c1->vshift, "step %d: vshift kept by one list only", step);
   if (c0->vshift) SAME(vshift, 3);
 #undef SAME
+}
+
+/* c0 holds no lever arms (its bodies are plain) and forms them; c1 was
+ * given arrays for them before detection, which stores them as it finds
+ * them: the same arms but for the rounding of the stored ones, which go
+ * through the contact point's position (box + 1 at most, images included). */
+static void assert_same_arms(const moreau_contacts *c0, const moreau_contacts *c1, const moreau_bodies *b, double box,
+                             int step)
+{
+  ck_assert_msg(!c0->ca && c1->ca, "step %d: arms held by the list of plain bodies, or not by the one given them",
+                step);
+  const double tol = 8.0 * DBL_EPSILON * (box + 1.0);
+  double worst = 0.0;
+  for (moreau_lid k = 0; k < c0->n; k++) {
+    double ca[3], cb[3];
+    moreau_contacts_arms(c0, b, k, ca, cb);
+    for (int i = 0; i < 3; i++)
+      worst = fmax(worst, fmax(fabs(ca[i] - c1->ca[3 * k + i]), fabs(cb[i] - c1->cb[3 * k + i])));
+  }
+  ck_assert_msg(worst <= tol, "step %d: formed and stored lever arms differ by %g (tolerance %g)", step, worst, tol);
 }
 
 /* Moves every owned body by its velocity over a step (reflected by the
@@ -153,6 +174,7 @@ static void run_scene(const skin_scene *sc, double skin, int max_builds)
   ck_assert_int_eq(moreau_detector_set_skin(d1, skin), MOREAU_SUCCESS);
   ck_assert_int_eq(moreau_contacts_create(0, &c0), MOREAU_SUCCESS);
   ck_assert_int_eq(moreau_contacts_create(0, &c1), MOREAU_SUCCESS);
+  ck_assert_int_eq(moreau_contacts_enable_arms(c1, b), MOREAU_SUCCESS);
   for (int step = 0; step < STEPS; step++) {
     moreau_lid *by_gid = NULL;
     ck_assert_int_eq(moreau_bodies_gid_order(b, &by_gid), MOREAU_SUCCESS);
@@ -160,6 +182,7 @@ static void run_scene(const skin_scene *sc, double skin, int max_builds)
     ck_assert_int_eq(moreau_detect(d1, dom, b, w, alert, by_gid, c1), MOREAU_SUCCESS);
     moreau_free(&by_gid);
     assert_same_contacts(c0, c1, step);
+    assert_same_arms(c0, c1, b, sc->box, step);
     contacts += c0->n;
     move_bodies(sc, dom, b, &r, step + 1);
     advance_box(dom, b, DT);
@@ -172,6 +195,16 @@ static void run_scene(const skin_scene *sc, double skin, int max_builds)
   /* Only images that move give a contact list its vshift array. */
   int moving = sc->le_rate != 0.0 || sc->grow_rate != 0.0;
   ck_assert_msg(!c0->vshift == !moving, "vshift %s without images that move", c0->vshift ? "kept" : "missing");
+  /* Arms given to a list that holds contacts are the ones it formed. */
+  double *formed = malloc((size_t)(c0->n + 1) * 6 * sizeof(double));
+  for (moreau_lid k = 0; k < c0->n; k++)
+    moreau_contacts_arms(c0, b, k, &formed[6 * k], &formed[6 * k + 3]);
+  ck_assert_int_eq(moreau_contacts_enable_arms(c0, b), MOREAU_SUCCESS);
+  for (moreau_lid k = 0; k < c0->n; k++)
+    ck_assert_msg(!memcmp(&c0->ca[3 * k], &formed[6 * k], 3 * sizeof(double)) &&
+                      !memcmp(&c0->cb[3 * k], &formed[6 * k + 3], 3 * sizeof(double)),
+                  "contact %d: the arms given differ from the ones formed", (int)k);
+  free(formed);
   ck_assert_msg(moreau_detector_builds(d1) <= max_builds, "the skin built %lld times in %d steps, expected <= %d",
                 (long long)moreau_detector_builds(d1), STEPS, max_builds);
   ck_assert_int_eq(moreau_contacts_destroy(&c0), MOREAU_SUCCESS);

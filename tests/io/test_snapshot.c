@@ -74,6 +74,8 @@ static moreau_err add_contact(scene *sc, moreau_rng *r, moreau_lid a, moreau_lid
 {
   moreau_contacts *c = sc->contacts;
   moreau_lid i;
+  /* Arms of any length, as a cluster's may be: the list holds them. */
+  MOREAU_CALL(moreau_contacts_enable_arms(c, sc->bodies));
   MOREAU_CALL(moreau_contacts_push(c, sc->bodies->gid[a], gid_b, 0, a, b, &i));
   for (int d = 0; d < 3; d++) {
     c->normal[3 * i + d] = any_double(r);

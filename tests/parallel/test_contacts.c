@@ -40,7 +40,7 @@ static moreau_err first_step_contacts(MPI_Comm comm, par_contact **all, int64_t 
   *misplaced = 0;
   for (moreau_lid k = 0; k < c->n; k++)
     *misplaced += c->a[k] >= moreau_sim_bodies(sim)->n_owned || c->gid_a[k] >= c->gid_b[k];
-  par_gather_contacts(comm, c, all, n);
+  par_gather_contacts(comm, moreau_sim_bodies(sim), c, all, n);
   *n_global = moreau_sim_stats(sim)->n_contacts_global;
   MOREAU_CALL(moreau_sim_destroy(&sim));
   return MOREAU_SUCCESS;

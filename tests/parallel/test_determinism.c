@@ -44,7 +44,8 @@ static void run(run_record *r)
     r->sweeps += moreau_sim_stats(sim)->solve.iterations;
   }
   par_gather_bodies(moreau_sim_bodies(sim), &r->bodies, &r->n_bodies);
-  par_gather_contacts(moreau_sim_comm(sim), moreau_sim_contacts(sim), &r->contacts, &r->n_contacts);
+  par_gather_contacts(moreau_sim_comm(sim), moreau_sim_bodies(sim), moreau_sim_contacts(sim), &r->contacts,
+                      &r->n_contacts);
   r->repartitions = st.repartitions;
   PAR_TRY(MPI_COMM_WORLD, moreau_sim_destroy(&sim));
 }

@@ -67,7 +67,7 @@ static moreau_err solve(moreau_sim *sim, par_contact **all, int64_t *n, solve_in
   info->speed = par_max(moreau_sim_comm(sim), vmax);
   info->sweeps = moreau_sim_stats(sim)->solve.iterations;
   info->converged = moreau_sim_stats(sim)->solve.converged;
-  par_gather_contacts(moreau_sim_comm(sim), moreau_sim_contacts(sim), all, n);
+  par_gather_contacts(moreau_sim_comm(sim), moreau_sim_bodies(sim), moreau_sim_contacts(sim), all, n);
   return MOREAU_SUCCESS;
 }
 

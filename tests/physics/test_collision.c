@@ -45,7 +45,7 @@ static void collide(double e_n, double angle)
   PAR_TRY(moreau_sim_comm(sim), moreau_sim_step(sim));
 
   /* The disks touch exactly at the midpoint of the step (gap 0). */
-  par_gather_contacts(moreau_sim_comm(sim), moreau_sim_contacts(sim), &c, &nc);
+  par_gather_contacts(moreau_sim_comm(sim), moreau_sim_bodies(sim), moreau_sim_contacts(sim), &c, &nc);
   ck_assert_int_eq(nc, 1);
   ck_assert(fabs(c[0].gap) < 1e-12);
   ck_assert_int_eq(par_get_body(moreau_sim_bodies(sim), 0, &a), 1);
@@ -97,7 +97,7 @@ START_TEST(test_no_adhesion)
   PAR_TRY(MPI_COMM_WORLD, err);
   PAR_TRY(moreau_sim_comm(sim), moreau_sim_setup(sim, 0.01));
   PAR_TRY(moreau_sim_comm(sim), moreau_sim_step(sim));
-  par_gather_contacts(moreau_sim_comm(sim), moreau_sim_contacts(sim), &c, &nc);
+  par_gather_contacts(moreau_sim_comm(sim), moreau_sim_bodies(sim), moreau_sim_contacts(sim), &c, &nc);
   ck_assert_int_eq(nc, 1);
   ck_assert(c[0].force[0] == 0.0);
   ck_assert_int_eq(par_get_body(moreau_sim_bodies(sim), 0, &a), 1);

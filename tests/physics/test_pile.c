@@ -129,7 +129,7 @@ static moreau_err settle_alone(moreau_body **bodies, int64_t *n_bodies, par_cont
   MOREAU_CALL(moreau_sim_setup(sim, 0.01));
   MOREAU_CALL(settle(sim, &steps, at_rest));
   par_gather_bodies(moreau_sim_bodies(sim), bodies, n_bodies);
-  par_gather_contacts(moreau_sim_comm(sim), moreau_sim_contacts(sim), contacts, n_contacts);
+  par_gather_contacts(moreau_sim_comm(sim), moreau_sim_bodies(sim), moreau_sim_contacts(sim), contacts, n_contacts);
   MOREAU_CALL(moreau_sim_destroy(&sim));
   return MOREAU_SUCCESS;
 }
@@ -244,8 +244,8 @@ static int same_history(const moreau_sim *x, const moreau_sim *y)
   par_contact *cx, *cy;
   int64_t nx, ny;
   int same;
-  par_gather_contacts(moreau_sim_comm(x), moreau_sim_contacts(x), &cx, &nx);
-  par_gather_contacts(moreau_sim_comm(y), moreau_sim_contacts(y), &cy, &ny);
+  par_gather_contacts(moreau_sim_comm(x), moreau_sim_bodies(x), moreau_sim_contacts(x), &cx, &nx);
+  par_gather_contacts(moreau_sim_comm(y), moreau_sim_bodies(y), moreau_sim_contacts(y), &cy, &ny);
   same = nx == ny;
   for (int64_t k = 0; same && k < nx; k++)
     same = par_contact_by_key(&cx[k], &cy[k]) == 0 && memcmp(cx[k].force, cy[k].force, sizeof(cx[k].force)) == 0;

@@ -79,7 +79,7 @@ START_TEST(test_column_forces)
   ck_assert(moreau_sim_stats(sim)->solve.converged);
   ck_assert_int_eq(par_get_body(moreau_sim_bodies(sim), 0, &bottom), 1);
   double mg = 9.81 / bottom.inv_mass;
-  par_gather_contacts(moreau_sim_comm(sim), moreau_sim_contacts(sim), &c, &nc);
+  par_gather_contacts(moreau_sim_comm(sim), moreau_sim_bodies(sim), moreau_sim_contacts(sim), &c, &nc);
   ck_assert_int_eq(nc, n);
   for (int64_t k = 0; k < nc; k++) {
     /* Contact above body gid_a: (n - 1 - gid_a) bodies over it, plus gid_a itself

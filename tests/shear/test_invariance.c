@@ -38,7 +38,7 @@ static moreau_err first_contacts(MPI_Comm comm, const scene *sc, par_contact **a
   int64_t nb;
   MOREAU_CALL(scene_create(comm, sc, &sim));
   MOREAU_CALL(moreau_sim_step(sim));
-  par_gather_contacts(comm, moreau_sim_contacts(sim), all, n);
+  par_gather_contacts(comm, moreau_sim_bodies(sim), moreau_sim_contacts(sim), all, n);
   par_gather_bodies(moreau_sim_bodies(sim), &bodies, &nb);
   *across = 0;
   for (int64_t k = 0; k < *n; k++) {

@@ -325,7 +325,7 @@ static moreau_err first_contacts(MPI_Comm comm, int dim, par_contact **all, int6
   moreau_sim *sim;
   MOREAU_CALL(cell_create(comm, dim, &sim));
   MOREAU_CALL(moreau_sim_step(sim));
-  par_gather_contacts(comm, moreau_sim_contacts(sim), all, n);
+  par_gather_contacts(comm, moreau_sim_bodies(sim), moreau_sim_contacts(sim), all, n);
   MOREAU_CALL(moreau_sim_destroy(&sim));
   return MOREAU_SUCCESS;
 }
