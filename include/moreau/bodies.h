@@ -147,6 +147,11 @@ MOREAU_MUST_CHECK moreau_err moreau_bodies_compact_owned(moreau_bodies *b, const
  * the caller): what a file written in that order holds does not depend on
  * the order the bodies are stored in. */
 MOREAU_MUST_CHECK moreau_err moreau_bodies_gid_order(const moreau_bodies *b, moreau_lid **order);
+/* Not collective. The order to write the owned bodies in: kept, when not
+ * NULL (such an order as the partition keeps; debug builds check that it
+ * is one), else sorted here into *sorted, which the caller frees. */
+MOREAU_MUST_CHECK moreau_err moreau_bodies_write_order(const moreau_bodies *b, const moreau_lid *kept,
+                                                       const moreau_lid **order, moreau_lid **sorted);
 
 /* Collective: global number of owned bodies, and the sum of their global ids
  * (to check that migration neither loses nor duplicates bodies). */

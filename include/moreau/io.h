@@ -32,6 +32,10 @@ typedef struct {
    * the file holds them (bodies in gid order, contact endpoints): what
    * writing adds to a rank's memory. 0: 4 MiB. */
   size_t write_piece_bytes;
+  /* The owned bodies' lids in increasing gid order, the order the writers
+   * write them in, when the caller keeps it (the partition does); NULL: the
+   * writers sort them, which adds 36 bytes a body to the rank's memory. */
+  const moreau_lid *by_gid;
 } moreau_run_state;
 
 /* Collective over b->comm. Reads bodies from a CSV file or from an HDF5

@@ -138,6 +138,9 @@ MOREAU_MUST_CHECK moreau_err moreau_part_update(moreau_part *part, moreau_bodies
  * set changes (the next update). */
 MOREAU_MUST_CHECK moreau_err moreau_part_owned_by_gid(moreau_part *part, const moreau_bodies *b,
                                                       const moreau_lid **lids);
+/* Not collective. The same order when the partition has it at hand for b,
+ * else NULL; never sorts. */
+const moreau_lid *moreau_part_kept_gid_order(const moreau_part *part, const moreau_bodies *b);
 
 /* Collective. Drops the ghosts and copies in every body owned by another
  * rank whose bounding box (centre +- (radius + cutoff)) overlaps a cell (or,

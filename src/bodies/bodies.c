@@ -140,6 +140,21 @@ moreau_err moreau_bodies_gid_order(const moreau_bodies *b, moreau_lid **order)
   return MOREAU_SUCCESS;
 }
 
+moreau_err moreau_bodies_write_order(const moreau_bodies *b, const moreau_lid *kept, const moreau_lid **order,
+                                     moreau_lid **sorted)
+{
+  *sorted = NULL;
+  if (!kept) {
+    MOREAU_CALL(moreau_bodies_gid_order(b, sorted));
+    *order = *sorted;
+    return MOREAU_SUCCESS;
+  }
+  for (moreau_lid k = 0; k < b->n_owned; k++)
+    MOREAU_ASSERT(kept[k] >= 0 && kept[k] < b->n_owned && (k == 0 || b->gid[kept[k - 1]] < b->gid[kept[k]]));
+  *order = kept;
+  return MOREAU_SUCCESS;
+}
+
 moreau_err moreau_bodies_global_count(const moreau_bodies *b, int64_t *count, int64_t *gid_sum)
 {
   int64_t local[2] = {b->n_owned, 0}, global[2];

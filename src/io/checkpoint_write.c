@@ -38,7 +38,8 @@ static moreau_err write_contents(ckpt_file *f, const moreau_checkpoint *ck, ckpt
   int64_t before[2] = {0, 0}, mine[2] = {ck->bodies->n_owned, ck->history->n};
   const moreau_walls *w = ck->walls;
   uint64_t checksum;
-  moreau_lid *by_gid = NULL;
+  const moreau_lid *by_gid;
+  moreau_lid *sorted;
   moreau_err err;
   MOREAU_MPI_CALL(MPI_Exscan(mine, before, 2, MPI_INT64_T, MPI_SUM, ck->run.comm));
   if (rank == 0) before[0] = before[1] = 0;
@@ -47,10 +48,11 @@ static moreau_err write_contents(ckpt_file *f, const moreau_checkpoint *ck, ckpt
   /* Each rank's bodies in gid order: the file does not depend on how the
    * bodies happen to be stored (renumbered along the curve or not), so a
    * restarted run writes the very checkpoint an uninterrupted one does. */
-  MOREAU_CALL(moreau_error_agree(ck->run.comm, moreau_bodies_gid_order(ck->bodies, &by_gid)));
-  err = ckpt_fields(f, "/bodies", &moreau_body_fields, ck->bodies, MOREAU_FIELD_CHECKPOINT, hd->ints[CKPT_N_BODIES],
-                    before[0], mine[0], 0, by_gid);
-  moreau_free(&by_gid);
+  err = moreau_error_agree(ck->run.comm, moreau_bodies_write_order(ck->bodies, ck->run.by_gid, &by_gid, &sorted));
+  if (!err)
+    err = ckpt_fields(f, "/bodies", &moreau_body_fields, ck->bodies, MOREAU_FIELD_CHECKPOINT, hd->ints[CKPT_N_BODIES],
+                      before[0], mine[0], 0, by_gid);
+  moreau_free(&sorted);
   MOREAU_CALL(err);
   MOREAU_CALL(ckpt_fields(f, "/history", moreau_contacts_fields(ck->history), ck->history, MOREAU_FIELD_CHECKPOINT,
                           hd->ints[CKPT_N_HISTORY], before[1], mine[1], 0, NULL));

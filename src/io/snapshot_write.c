@@ -26,7 +26,7 @@ typedef struct {
   const moreau_shapes *shapes; /* may be NULL: no /contactors */
   /* The owned bodies in gid order, the order of their rows (and of their
    * contactors'): the file does not depend on how the bodies are stored. */
-  moreau_lid *by_gid;
+  const moreau_lid *by_gid;
 } snapshot_src;
 
 static moreau_lid local_contacts(const snapshot_src *s) { return s->c ? s->c->n : 0; }
@@ -442,9 +442,10 @@ moreau_err moreau_snapshot_write(const moreau_run_state *rs, const moreau_bodies
   snapshot_src s = {rs, 0, b, c, w, shapes, NULL};
   MOREAU_MPI_CALL(MPI_Comm_rank(rs->comm, &s.rank));
   moreau_log_begin(MOREAU_EV_IO_WRITE);
-  err = moreau_error_agree(rs->comm, moreau_bodies_gid_order(b, &s.by_gid));
+  moreau_lid *sorted;
+  err = moreau_error_agree(rs->comm, moreau_bodies_write_order(b, rs->by_gid, &s.by_gid, &sorted));
   if (!err) err = snapshot_write(&s, dir);
-  moreau_free(&s.by_gid);
+  moreau_free(&sorted);
   moreau_log_end(MOREAU_EV_IO_WRITE);
   MOREAU_CALL(err);
   return MOREAU_SUCCESS;

@@ -64,3 +64,8 @@ moreau_err moreau_part_owned_by_gid(moreau_part *part, const moreau_bodies *b, c
   *lids = part->gid_order;
   return MOREAU_SUCCESS;
 }
+
+const moreau_lid *moreau_part_kept_gid_order(const moreau_part *part, const moreau_bodies *b)
+{
+  return part->gid_index_valid && part->gid_index_n == b->n_owned ? part->gid_order : NULL;
+}

@@ -74,6 +74,7 @@ void moreau_sim_run_state(const moreau_sim *sim, moreau_run_state *rs)
   rs->time = sim->time;
   rs->dt = sim->dt;
   rs->write_piece_bytes = 0;
+  rs->by_gid = moreau_part_kept_gid_order(sim->part, sim->bodies);
   box_state(sim->domain, rs);
 }
 
