@@ -88,12 +88,13 @@ static inline void moreau_row2d_update(moreau_row2d *r, double pn, double pt, in
  * targets. */
 static inline void moreau_row3d_rhs(const moreau_row3d *r, double *rhs)
 {
-  double wb_cb[3], wa_ca[3], dv[3], u[3], s[3];
+  double ca[3], cb[3], wb_cb[3], wa_ca[3], dv[3], u[3], s[3];
   const double *W = r->W;
   moreau_row3d_binormal(r, s);
   /* The velocity of b's contact point relative to a's, in the frame. */
-  moreau_cross3(r->vb + MOREAU_SPIN3D, r->cb, wb_cb);
-  moreau_cross3(r->va + MOREAU_SPIN3D, r->ca, wa_ca);
+  moreau_row3d_arms(r, ca, cb);
+  moreau_cross3(r->vb + MOREAU_SPIN3D, cb, wb_cb);
+  moreau_cross3(r->va + MOREAU_SPIN3D, ca, wa_ca);
   for (int k = 0; k < 3; k++)
     dv[k] = r->vb[k] - r->va[k] + wb_cb[k] - wa_ca[k];
   u[0] = moreau_dot3(r->n, dv);

@@ -46,13 +46,16 @@ typedef struct {
   double pn, pt; /* impulses f dt */
 } moreau_row2d;
 
-/* What a 3D row side that is not a plain sphere or wall needs: a cluster's
- * world inverse inertia tensor (xx, xy, xz, yy, yz, zz), a force-driven
- * wall's g (see above); NULL where the side has none. Apart from the
- * record, which points to it only when it has one: most rows have none, and
- * 24 bytes a record more cost spheres memory and cache lines for nothing. */
+/* What a 3D row with a side that is not a plain sphere or wall needs: a
+ * cluster's world inverse inertia tensor (xx, xy, xz, yy, yz, zz), a
+ * force-driven wall's g (see above), NULL where the side has none, and the
+ * lever arms of both sides from their centres of mass to the contact point,
+ * which a cluster's are not along the normal. Apart from the record, which
+ * points to it only when it has one: most rows have none, and 56 bytes a
+ * record more would cost spheres memory and cache lines for nothing. */
 typedef struct {
   const double *Ia, *Ib, *ga, *gb;
+  double ca[3], cb[3];
 } moreau_row3d_extra;
 
 /* One contact as the 3D sweep sees it (spheres, clusters and walls): the
@@ -63,14 +66,17 @@ typedef struct {
 typedef struct {
   double *va, *vb; /* each side's entry: velocity, spin, masses */
   double n[3], t[3];
-  /* From each side's centre of mass to the contact point (0 for a wall):
-   * the sweep forms c x P and w x c from them, which cost fewer flops and 96
-   * fewer bytes a record than the nine columns c x e of each side. */
-  double ca[3], cb[3];
+  /* The lever arms from each side's centre of mass to the contact point,
+   * ca = sa n and cb = sb n (sb = 0 for a wall), as a sphere's are (the
+   * extra entry holds them for a row that has one: moreau_row3d_arms). The
+   * sweep forms c x P and w x c from them, which cost fewer flops and 96
+   * fewer bytes a record than the nine columns c x e of each side, and two
+   * lengths 32 fewer bytes than two vectors. */
+  double sa, sb;
   /* A cluster's inverse inertia tensor or a force-driven wall's g on a
-   * side; NULL for spheres and plain walls, whose entries' scalar inverse
-   * inertia is applied instead (a cluster's is 0): the 3x3 product cost
-   * plain spheres 14-16% per update. */
+   * side, and then the arms; NULL for spheres and plain walls, whose
+   * entries' scalar inverse inertia is applied instead (a cluster's is 0):
+   * the 3x3 product cost plain spheres 14-16% per update. */
   const moreau_row3d_extra *x;
   double W[6]; /* symmetric: nn, nt, ns, tt, ts, ss (positive definite) */
   double target[3];
@@ -166,17 +172,32 @@ static inline void moreau_spin_add(double *w, const double *I, double iso, doubl
 /* The third direction of a 3D row's frame, s = n x t. */
 static inline void moreau_row3d_binormal(const moreau_row3d *r, double *s) { moreau_cross3(r->n, r->t, s); }
 
+/* The lever arms of a 3D row's sides. */
+static inline void moreau_row3d_arms(const moreau_row3d *r, double *ca, double *cb)
+{
+  if (r->x) {
+    memcpy(ca, r->x->ca, sizeof(r->x->ca));
+    memcpy(cb, r->x->cb, sizeof(r->x->cb));
+    return;
+  }
+  for (int k = 0; k < 3; k++) {
+    ca[k] = r->sa * r->n[k];
+    cb[k] = r->sb * r->n[k];
+  }
+}
+
 /* Adds the impulse change d (frame components) to both sides' velocities of
  * a 3D row. */
 static inline void moreau_row3d_apply(moreau_row3d *r, const double *d)
 {
-  double s[3], pv[3], dw_a[3], dw_b[3];
+  double s[3], pv[3], ca[3], cb[3], dw_a[3], dw_b[3];
   moreau_row3d_binormal(r, s);
   for (int k = 0; k < 3; k++)
     pv[k] = d[0] * r->n[k] + d[1] * r->t[k] + d[2] * s[k];
   /* sum_e d_e (c x e) = c x pv */
-  moreau_cross3(r->ca, pv, dw_a);
-  moreau_cross3(r->cb, pv, dw_b);
+  moreau_row3d_arms(r, ca, cb);
+  moreau_cross3(ca, pv, dw_a);
+  moreau_cross3(cb, pv, dw_b);
   const double ima = r->va[MOREAU_IM3D], imb = r->vb[MOREAU_IM3D];
   const moreau_row3d_extra *x = r->x;
   moreau_spin_add(r->va + MOREAU_SPIN3D, x ? x->Ia : NULL, r->va[MOREAU_II3D], -1.0, dw_a);
@@ -289,13 +310,17 @@ static inline void moreau_prefetch_sides(const void *row)
 }
 
 /* The same for a 3D row, and the entry of its extra sides (a cluster's
- * tensor, a force-driven wall's g) when it has one: the record, prefetched
- * twice as far ahead, is in cache by now. */
+ * tensor, a force-driven wall's g, the arms) when it has one, both its
+ * cache lines: the record, prefetched twice as far ahead, is in cache by
+ * now. */
 static inline __attribute__((always_inline)) void moreau_prefetch_sides3d(const void *row)
 {
   const moreau_row3d *r = row;
   moreau_prefetch_sides(row);
-  if (r->x) __builtin_prefetch(r->x, 0, 3);
+  if (r->x) {
+    __builtin_prefetch(r->x, 0, 3);
+    __builtin_prefetch((const char *)(r->x + 1) - 1, 0, 3);
+  }
 }
 
 /* What the extra entry points to (a cluster's tensor, a wall's g), half as

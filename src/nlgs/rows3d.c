@@ -45,44 +45,48 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     /* The reduced radius of the two contactors that touch (a wall: a's). */
     double ra, rb;
     moreau_contacts_radii(c, b, k, &ra, &rb);
-    double cb[3];
-    moreau_contacts_arms(c, b, k, r->ca, cb);
     double r_eff = ra;
     memcpy(r->n, e[0], sizeof(r->n));
     memcpy(r->t, e[1], sizeof(r->t));
     r->va = nlgs_velocity(s, nlgs_side_entry(s, b, ia));
     if (nlgs_same_wall(b, ia, ib)) continue;
-    /* The sides' tensors and g, kept in the row's extra entry only when
-     * there are any. */
-    moreau_row3d_extra x = {b->shape[ia] > 0 ? &s->inv_inertia6[6 * ia] : NULL, NULL,
-                            b->glued[ia] ? nlgs_wall_glue(s, w, b->glued[ia] - 1) : NULL, NULL};
+    /* The sides' tensors and g, kept in the row's extra entry (with the
+     * arms) only when there are any. */
+    moreau_row3d_extra x = {.Ia = b->shape[ia] > 0 ? &s->inv_inertia6[6 * ia] : NULL,
+                            .ga = b->glued[ia] ? nlgs_wall_glue(s, w, b->glued[ia] - 1) : NULL};
     if (ib >= 0) {
       r->vb = nlgs_velocity(s, nlgs_side_entry(s, b, ib));
       x.gb = b->glued[ib] ? nlgs_wall_glue(s, w, b->glued[ib] - 1) : NULL;
       x.Ib = b->shape[ib] > 0 ? &s->inv_inertia6[6 * ib] : NULL;
-      memcpy(r->cb, cb, sizeof(r->cb));
       mat_b = b->material[ib];
       r_eff = ra * rb / (ra + rb);
     } else {
       int iw = -(ib + 1);
       r->vb = nlgs_velocity(s, s->vel_walls + iw);
       x.gb = nlgs_wall_glue(s, w, iw);
-      memset(r->cb, 0, sizeof(r->cb));
       mat_b = w->material[iw];
     }
+    /* A sphere's arm runs along n (moreau_contacts_arms); a row with an
+     * extra entry keeps both arms there, as the list has them. */
+    const double half_gap = 0.5 * c->gap[k];
+    r->sa = ra + half_gap;
+    r->sb = ib >= 0 ? -(rb + half_gap) : 0.0;
     r->x = NULL;
     if (x.Ia || x.Ib || x.ga || x.gb) {
+      moreau_contacts_arms(c, b, k, x.ca, x.cb);
       s->row_extra[nrows] = x;
       r->x = &s->row_extra[nrows];
     }
+    double ca[3], cb[3];
+    moreau_row3d_arms(r, ca, cb);
     /* W_ij = e_i . e_j (1/m_a + 1/m_b) + (c_a x e_i) . I_a^-1 (c_a x e_j) + (c_b x e_i) . I_b^-1 (c_b x e_j),
      * plus (e_i . g)(e_j . g) for a side on a force-driven wall. */
     const double ima = r->va[MOREAU_IM3D], iia = r->va[MOREAU_II3D], imb = r->vb[MOREAU_IM3D], iib = r->vb[MOREAU_II3D];
     static const int ij[6][2] = {{0, 0}, {0, 1}, {0, 2}, {1, 1}, {1, 2}, {2, 2}};
     double ca_x[9], cb_x[9], Ia_ca[9], Ib_cb[9];
     for (int i = 0; i < 3; i++) {
-      moreau_cross3(r->ca, e[i], &ca_x[3 * i]);
-      moreau_cross3(r->cb, e[i], &cb_x[3 * i]);
+      moreau_cross3(ca, e[i], &ca_x[3 * i]);
+      moreau_cross3(cb, e[i], &cb_x[3 * i]);
       inv_inertia_apply(x.Ia, iia, &ca_x[3 * i], &Ia_ca[3 * i]);
       inv_inertia_apply(x.Ib, iib, &cb_x[3 * i], &Ib_cb[3 * i]);
     }

@@ -447,7 +447,8 @@ static void set_inverse_inertia(sphere3d *s, double inertia)
     s->Ia[k] = k == 0 || k == 3 || k == 5 ? iia : 0.0;
     s->Ib[k] = 0.0;
   }
-  s->x = (moreau_row3d_extra){s->Ia, s->Ib, NULL, NULL};
+  /* a's arm is c, the wall's 0 */
+  s->x = (moreau_row3d_extra){s->Ia, s->Ib, NULL, NULL, {s->c[0], s->c[1], s->c[2]}, {0.0, 0.0, 0.0}};
   r->x = &s->x;
 }
 
@@ -495,7 +496,6 @@ static void sphere_on_wall(sphere3d *s, double m, double rad, const double *v, c
   r->vb = s->vb;
   memcpy(r->n, s->e[0], sizeof(r->n));
   memcpy(r->t, s->e[1], sizeof(r->t));
-  memcpy(r->ca, s->c, sizeof(r->ca));
   s->va[MOREAU_IM3D] = 1.0 / m;
   set_inverse_inertia(s, s->inertia);
   r->W[0] = 1.0 / m;
@@ -514,7 +514,6 @@ static void body_on_wall(sphere3d *s, double m, double inertia, const double *c,
   s->inertia = inertia;
   s->rad = 0.0;
   memcpy(s->c, c, sizeof(s->c));
-  memcpy(r->ca, c, sizeof(r->ca));
   for (int i = 0; i < 3; i++)
     cross(s->c, s->e[i], &c_x[3 * i]);
   set_inverse_inertia(s, inertia);

@@ -378,11 +378,10 @@ static void build3d(pair3d *p, const moreau_law *law, const moreau_pair_law *pai
   for (int side = 0; side < 2; side++)
     for (int k = 0; k < 6; k++)
       p->inv_inertia[side][k] = k == 0 || k == 3 || k == 5 ? p->ii[side] : 0.0;
-  p->x = (moreau_row3d_extra){p->inv_inertia[0], p->inv_inertia[1], NULL, NULL};
+  p->x = (moreau_row3d_extra){p->inv_inertia[0],     p->inv_inertia[1],    NULL, NULL,
+                              {ca[0], ca[1], ca[2]}, {cb[0], cb[1], cb[2]}};
   r->x = &p->x;
   double ca_x[9], cb_x[9];
-  memcpy(r->ca, ca, sizeof(r->ca));
-  memcpy(r->cb, cb, sizeof(r->cb));
   for (int i = 0; i < 3; i++) {
     cross(ca, p->e[i], &ca_x[3 * i]);
     cross(cb, p->e[i], &cb_x[3 * i]);
