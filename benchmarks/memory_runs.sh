@@ -6,8 +6,8 @@
 #
 # Each case is a square (cubic) lattice of about N disks (DIM 2) or spheres
 # (DIM 3; k^DIM bodies for the nearest whole k) of radius 0.5 whose neighbours sit 0.322 (0.324) apart, inside the alert
-# distance 0.4, so every neighbour pair is a contact (1.46 per disk in 2D,
-# about 2.9 per sphere in 3D, fewer at the box's edges). S steps of exactly
+# distance 0.4: 1.46 contacts per disk in 2D, 2.19 per sphere in 3D (the
+# counts of the run's time series at 10^5). S steps of exactly
 # N sweeps on P ranks under gravity, with the program's default outputs
 # (timeseries, the first and last snapshots and forces).
 # Peak RSS is each rank's own (/usr/bin/time -f %M around each rank), summed

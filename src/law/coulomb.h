@@ -88,15 +88,26 @@ static inline void moreau_row2d_update(moreau_row2d *r, double pn, double pt, in
  * targets. */
 static inline void moreau_row3d_rhs(const moreau_row3d *r, double *rhs)
 {
-  double ca[3], cb[3], wb_cb[3], wa_ca[3], dv[3], u[3], s[3];
-  const double *W = r->W;
+  double spin[3], dv[3], u[3], s[3];
+  const double *W = r->W, *wa = r->va + MOREAU_SPIN3D, *wb = r->vb + MOREAU_SPIN3D;
   moreau_row3d_binormal(r, s);
-  /* The velocity of b's contact point relative to a's, in the frame. */
-  moreau_row3d_arms(r, ca, cb);
-  moreau_cross3(r->vb + MOREAU_SPIN3D, cb, wb_cb);
-  moreau_cross3(r->va + MOREAU_SPIN3D, ca, wa_ca);
+  /* The velocity of b's contact point relative to a's, in the frame:
+   * wb x cb - wa x ca, one product (sb wb - sa wa) x n when the arms are
+   * along n. */
+  if (r->x) {
+    double wb_cb[3], wa_ca[3];
+    moreau_cross3(wb, r->x->cb, wb_cb);
+    moreau_cross3(wa, r->x->ca, wa_ca);
+    for (int k = 0; k < 3; k++)
+      spin[k] = wb_cb[k] - wa_ca[k];
+  } else {
+    double w[3];
+    for (int k = 0; k < 3; k++)
+      w[k] = r->sb * wb[k] - r->sa * wa[k];
+    moreau_cross3(w, r->n, spin);
+  }
   for (int k = 0; k < 3; k++)
-    dv[k] = r->vb[k] - r->va[k] + wb_cb[k] - wa_ca[k];
+    dv[k] = r->vb[k] - r->va[k] + spin[k];
   u[0] = moreau_dot3(r->n, dv);
   u[1] = moreau_dot3(r->t, dv);
   u[2] = moreau_dot3(s, dv);

@@ -190,16 +190,24 @@ static inline void moreau_row3d_arms(const moreau_row3d *r, double *ca, double *
  * a 3D row. */
 static inline void moreau_row3d_apply(moreau_row3d *r, const double *d)
 {
-  double s[3], pv[3], ca[3], cb[3], dw_a[3], dw_b[3];
+  double s[3], pv[3], dw_a[3], dw_b[3];
+  const moreau_row3d_extra *x = r->x;
   moreau_row3d_binormal(r, s);
   for (int k = 0; k < 3; k++)
     pv[k] = d[0] * r->n[k] + d[1] * r->t[k] + d[2] * s[k];
-  /* sum_e d_e (c x e) = c x pv */
-  moreau_row3d_arms(r, ca, cb);
-  moreau_cross3(ca, pv, dw_a);
-  moreau_cross3(cb, pv, dw_b);
+  /* sum_e d_e (c x e) = c x pv; with arms along n, one product serves both. */
+  if (x) {
+    moreau_cross3(x->ca, pv, dw_a);
+    moreau_cross3(x->cb, pv, dw_b);
+  } else {
+    double n_pv[3];
+    moreau_cross3(r->n, pv, n_pv);
+    for (int k = 0; k < 3; k++) {
+      dw_a[k] = r->sa * n_pv[k];
+      dw_b[k] = r->sb * n_pv[k];
+    }
+  }
   const double ima = r->va[MOREAU_IM3D], imb = r->vb[MOREAU_IM3D];
-  const moreau_row3d_extra *x = r->x;
   moreau_spin_add(r->va + MOREAU_SPIN3D, x ? x->Ia : NULL, r->va[MOREAU_II3D], -1.0, dw_a);
   moreau_spin_add(r->vb + MOREAU_SPIN3D, x ? x->Ib : NULL, r->vb[MOREAU_II3D], 1.0, dw_b);
   for (int k = 0; k < 3; k++) {
