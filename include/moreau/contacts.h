@@ -71,10 +71,23 @@ static inline void moreau_contacts_radii(const moreau_contacts *c, const moreau_
   *rb = c->b[k] >= 0 ? moreau_bodies_contactor_radius(b, c->b[k], c->point[k] & 0xffff) : 0.0;
 }
 
-/* The lever arms of contact k, from the centre of mass of a (of the image
- * of b that a touches) to the contact point, which lies in the middle of
- * the gap (cb = 0 for a wall): the list's, or formed from its normal, gap
- * and radii when it holds none (all its bodies are plain). */
+/* The lever arms of contact k if its contactors are plain bodies (or a
+ * wall) of radii ra and rb (moreau_contacts_radii): from the centre of a
+ * (of the image of b that a touches) to the contact point in the middle of
+ * the gap, along the normal; cb = 0 for a wall. */
+static inline void moreau_contacts_plain_arms(const moreau_contacts *c, moreau_lid k, double ra, double rb,
+                                              double ca[3], double cb[3])
+{
+  const double *n = &c->normal[3 * k], half_gap = 0.5 * c->gap[k];
+  const int on_body = c->b[k] >= 0;
+  for (int i = 0; i < 3; i++) {
+    ca[i] = (ra + half_gap) * n[i];
+    cb[i] = on_body ? -(rb + half_gap) * n[i] : 0.0;
+  }
+}
+
+/* The lever arms of contact k: the list's, or the plain ones when it holds
+ * none (all its bodies are plain). */
 static inline void moreau_contacts_arms(const moreau_contacts *c, const moreau_bodies *b, moreau_lid k, double ca[3],
                                         double cb[3])
 {
@@ -87,12 +100,7 @@ static inline void moreau_contacts_arms(const moreau_contacts *c, const moreau_b
   }
   double ra, rb;
   moreau_contacts_radii(c, b, k, &ra, &rb);
-  const double *n = &c->normal[3 * k], half_gap = 0.5 * c->gap[k];
-  const double sa = ra + half_gap, sb = c->b[k] >= 0 ? -(rb + half_gap) : 0.0;
-  for (int i = 0; i < 3; i++) {
-    ca[i] = sa * n[i];
-    cb[i] = c->b[k] >= 0 ? sb * n[i] : 0.0;
-  }
+  moreau_contacts_plain_arms(c, k, ra, rb, ca, cb);
 }
 
 /* The vshift of contact k: c->vshift's, or zeros when the list has none. */

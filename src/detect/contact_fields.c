@@ -53,15 +53,12 @@ moreau_err moreau_contacts_enable_arms(moreau_contacts *c, const moreau_bodies *
 {
   MOREAU_ASSERT(!c->history_only);
   if (c->ca) return MOREAU_SUCCESS;
-  MOREAU_CALL(moreau_contacts_reserve(c, 1));
-  double *ca, *cb;
-  MOREAU_CALL(moreau_malloc((size_t)c->capacity * 3 * sizeof(double), &ca));
-  moreau_err err = moreau_malloc((size_t)c->capacity * 3 * sizeof(double), &cb);
-  if (err) moreau_free(&ca);
-  MOREAU_CALL(err);
-  for (moreau_lid k = 0; k < c->n; k++)
-    moreau_contacts_arms(c, b, k, &ca[3 * k], &cb[3 * k]);
-  c->ca = ca;
-  c->cb = cb;
+  /* ca and cb are the schema's only lazy fields. */
+  MOREAU_CALL(moreau_fields_give_lazy(&c->schema, c, (size_t)c->capacity));
+  for (moreau_lid k = 0; k < c->n; k++) {
+    double ra, rb;
+    moreau_contacts_radii(c, b, k, &ra, &rb);
+    moreau_contacts_plain_arms(c, k, ra, rb, &c->ca[3 * k], &c->cb[3 * k]);
+  }
   return MOREAU_SUCCESS;
 }

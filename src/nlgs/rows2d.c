@@ -26,7 +26,10 @@ static moreau_lid build2d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     /* The reduced radius of the two contactors that touch (a wall: a's). */
     double ra, rb, ca[3], cb[3];
     moreau_contacts_radii(c, b, k, &ra, &rb);
-    moreau_contacts_arms(c, b, k, ca, cb);
+    if (c->ca)
+      moreau_contacts_arms(c, b, k, ca, cb);
+    else
+      moreau_contacts_plain_arms(c, k, ra, rb, ca, cb);
     double r_eff = ra;
     r->nx = n[0];
     r->ny = n[1];
