@@ -55,7 +55,7 @@ static moreau_err ghost_pairs(moreau_part *part, const moreau_bodies *b, double 
                               moreau_lid **lid)
 {
   const part_grid *g = &part->grid;
-  const part_gid_lid *order;
+  const moreau_lid *order;
   moreau_lid n = 0, cap = 0;
   int32_t stride[3] = {1, g->n[0], g->n[0] * g->n[1]};
   int mlo[3] = {0, 0, 0}, mhi[3] = {0, 0, 0}, periodic[3] = {0, 0, 0}, m[3];
@@ -70,7 +70,7 @@ static moreau_err ghost_pairs(moreau_part *part, const moreau_bodies *b, double 
   *lid = NULL;
   MOREAU_CALL(part_gid_index(part, b, &order));
   for (moreau_lid k = 0; k < b->n_owned; k++) {
-    moreau_lid i = order[k].lid, first = n;
+    moreau_lid i = order[k], first = n;
     double reach = (b->radius[i] + cutoff) * (1.0 + PART_GHOST_SLACK);
     for (m[2] = mlo[2]; m[2] <= mhi[2]; m[2]++)
       for (m[1] = mlo[1]; m[1] <= mhi[1]; m[1]++)

@@ -12,25 +12,25 @@ static int sorted_by_gid_a(const moreau_contacts *history)
 moreau_err part_history_lids(moreau_part *part, const moreau_bodies *b, const moreau_contacts *history,
                              moreau_lid **lid, int64_t *n_orphans)
 {
-  const part_gid_lid *index;
+  const moreau_lid *order;
   moreau_lid n = history ? history->n : 0;
   *n_orphans = 0;
   MOREAU_CALL(moreau_malloc((size_t)n * sizeof(moreau_lid), lid));
   if (n == 0) return MOREAU_SUCCESS;
-  MOREAU_CALL(part_gid_index(part, b, &index));
-  /* After every update the history is sorted by key: one merge walk with
-   * the index then. */
+  MOREAU_CALL(part_gid_index(part, b, &order));
+  /* After every update the history is sorted by key: one merge walk along
+   * the gid order then. */
   if (sorted_by_gid_a(history)) {
     for (moreau_lid j = 0, k = 0; j < n; j++) {
-      while (k < b->n_owned && index[k].gid < history->gid_a[j])
+      while (k < b->n_owned && b->gid[order[k]] < history->gid_a[j])
         k++;
-      (*lid)[j] = k < b->n_owned && index[k].gid == history->gid_a[j] ? index[k].lid : -1;
+      (*lid)[j] = k < b->n_owned && b->gid[order[k]] == history->gid_a[j] ? order[k] : -1;
       if ((*lid)[j] < 0) (*n_orphans)++;
     }
     return MOREAU_SUCCESS;
   }
   for (moreau_lid j = 0; j < n; j++) {
-    (*lid)[j] = part_gid_find(index, b->n_owned, history->gid_a[j]);
+    (*lid)[j] = part_gid_lookup(b, order, history->gid_a[j]);
     if ((*lid)[j] < 0) (*n_orphans)++;
   }
   return MOREAU_SUCCESS;

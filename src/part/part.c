@@ -45,7 +45,6 @@ moreau_err moreau_part_destroy(moreau_part **part)
   moreau_free(&p->rcb_cut);
   moreau_free(&p->rcb_axis);
   moreau_free(&p->ghost_owner);
-  moreau_free(&p->gid_index);
   moreau_free(&p->gid_order);
   part_plan_free(&p->ghost_send);
   part_plan_free(&p->ghost_recv);

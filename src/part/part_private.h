@@ -82,11 +82,10 @@ struct moreau_part {
   int renumber_every;
   int64_t updates; /* moreau_part_update calls so far */
 
-  /* part_gid_index's sorted (gid, lid) pairs of the owned bodies, and their
-   * lids alone (moreau_part_owned_by_gid). */
+  /* part_gid_index: the owned bodies' lids in increasing gid order (4 bytes
+   * a body; lookups read the gids from the bodies). */
   int gid_index_valid;
   moreau_lid gid_index_n;
-  part_gid_lid *gid_index;
   moreau_lid *gid_order;
 
   /* Ghost layer, from the last moreau_part_ghosts. ghost_send holds the owned
@@ -228,13 +227,15 @@ MOREAU_MUST_CHECK moreau_err part_partition_block(const part_grid *g, const int3
                                                   int *cell_rank);
 
 /* gid_index.c */
-/* The owned bodies' (gid, lid) pairs sorted by gid, kept by the partition
+/* The owned bodies' lids in increasing gid order, kept by the partition
  * (not to be freed) until the owned set changes: migration and renumbering
  * invalidate it, the next call rebuilds it. */
-MOREAU_MUST_CHECK moreau_err part_gid_index(moreau_part *part, const moreau_bodies *b, const part_gid_lid **index);
+MOREAU_MUST_CHECK moreau_err part_gid_index(moreau_part *part, const moreau_bodies *b, const moreau_lid **order);
 void part_gid_index_invalidate(moreau_part *part);
+/* The lid of the owned body gid, or -1 (order: part_gid_index's). */
+moreau_lid part_gid_lookup(const moreau_bodies *b, const moreau_lid *order, moreau_gid gid);
 void part_gid_sort(part_gid_lid *index, moreau_lid n);
-/* The lid of gid, or -1. */
+/* The lid of gid in sorted (gid, lid) pairs, or -1. */
 moreau_lid part_gid_find(const part_gid_lid *index, moreau_lid n, moreau_gid gid);
 
 /* history_route.c */

@@ -20,13 +20,13 @@ static moreau_err relative_cost(moreau_part *part, double *q)
 
 static moreau_err count_weights(moreau_part *part, const moreau_bodies *b, const moreau_contacts *history, int64_t *w)
 {
-  const part_gid_lid *index;
+  const moreau_lid *order;
   for (moreau_lid i = 0; i < b->n_owned; i++)
     w[i] = 1;
   if (!history || history->n == 0) return MOREAU_SUCCESS;
-  MOREAU_CALL(part_gid_index(part, b, &index));
+  MOREAU_CALL(part_gid_index(part, b, &order));
   for (moreau_lid j = 0; j < history->n; j++) {
-    moreau_lid i = part_gid_find(index, b->n_owned, history->gid_a[j]);
+    moreau_lid i = part_gid_lookup(b, order, history->gid_a[j]);
     if (i >= 0) w[i]++;
   }
   return MOREAU_SUCCESS;
