@@ -71,7 +71,6 @@ moreau_err moreau_nlgs_destroy(moreau_nlgs **nlgs)
   moreau_free(&s->visit);
   moreau_free(&s->block_perm);
   moreau_free(&s->mult);
-  moreau_free(&s->copy_scale);
   moreau_free(&s->inv_inertia6);
   moreau_free(&s->touched);
   moreau_free(&s->wall_share);
@@ -203,7 +202,6 @@ static moreau_err reserve(moreau_nlgs *s, moreau_lid nrows, moreau_lid nbodies, 
   if (nbodies > s->body_cap) {
     moreau_lid cap = nbodies + nbodies / 2 + 64;
     MOREAU_CALL(moreau_realloc((size_t)cap * sizeof(double), &s->mult));
-    MOREAU_CALL(moreau_realloc((size_t)cap * sizeof(double), &s->copy_scale));
     if (s->dim == 3) MOREAU_CALL(moreau_realloc(6 * (size_t)cap * sizeof(double), &s->inv_inertia6));
     MOREAU_CALL(moreau_realloc((size_t)cap, &s->touched));
     s->body_cap = cap;
@@ -249,8 +247,6 @@ static moreau_err share_counts(moreau_nlgs *s, const moreau_nlgs_problem *prob)
       s->wall_touched[-(ib + 1)] = 1;
   }
   MOREAU_CALL(moreau_part_interface_build(prob->part, b, s->touched, s->mult));
-  for (moreau_lid i = 0; i < nb; i++)
-    s->copy_scale[i] = moreau_part_copy_scale(s->mult[i], s->copy_split);
   const moreau_part_velocities vel = nlgs_velocities_view(s);
   MOREAU_CALL(moreau_part_interface_start(prob->part, b, &vel, s->copy_split));
   MOREAU_CALL(moreau_part_wall_interface_build(prob->part, prob->walls, s->wall_touched, s->wall_share));

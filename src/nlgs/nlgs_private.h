@@ -48,9 +48,8 @@ struct moreau_nlgs {
   moreau_lid *block_perm;   /* blocks, layers: this sweep's order of the blocks */
   double *mult;             /* per local body: number of ranks whose contacts touch it */
   double copy_split;        /* -nlgs_copy_split */
-  double *copy_scale;       /* per local body: moreau_part_copy_scale(mult, copy_split), on its inverse mass */
-  double *inv_inertia6;     /* 3D, per local cluster: world inverse inertia tensor times copy_scale (rows3d.c; unset for
-                               spheres) */
+  double *inv_inertia6;     /* 3D, per local cluster: world inverse inertia tensor times nlgs_copy_scale (rows3d.c;
+                               unset for spheres) */
   char *touched;
   int wall_cap;
   double *wall_share; /* per wall: ranks whose contacts touch it */
@@ -95,12 +94,20 @@ static inline const double *nlgs_wall_glue(const moreau_nlgs *s, const moreau_wa
   return w->mode[iw] == MOREAU_WALL_FORCE ? &s->wall_glue[3 * iw] : NULL;
 }
 
+/* What the rank's copy of local body i scales its inverse mass and inertia
+ * by (moreau_part_copy_scale of its multiplicity): formed, not stored, as
+ * it is read once a body and step. */
+static inline double nlgs_copy_scale(const moreau_nlgs *s, moreau_lid i)
+{
+  return moreau_part_copy_scale(s->mult[i], s->copy_split);
+}
+
 /* nlgs_velocities.c */
 /* Sizes the table for prob's local bodies and walls and copies their
  * velocities in. */
 MOREAU_MUST_CHECK moreau_err nlgs_velocities_gather(moreau_nlgs *s, const moreau_nlgs_problem *prob);
 /* Sets the entries' inverse masses and inertias (the rank's copies':
- * copy_scale) and, in 2D, the walls' share vectors; after share_counts. */
+ * nlgs_copy_scale) and, in 2D, the walls' share vectors; after share_counts. */
 void nlgs_velocities_masses(moreau_nlgs *s, const moreau_nlgs_problem *prob);
 /* Copies the table's velocities back to the bodies and walls. */
 void nlgs_velocities_scatter(const moreau_nlgs *s, const moreau_nlgs_problem *prob);

@@ -43,10 +43,10 @@ void nlgs_velocities_masses(moreau_nlgs *s, const moreau_nlgs_problem *prob)
   const moreau_walls *w = prob->walls;
   const int im = s->dim == 2 ? MOREAU_IM2D : MOREAU_IM3D, ii = s->dim == 2 ? MOREAU_II2D : MOREAU_II3D;
   for (moreau_lid i = 0; i < s->vel_walls; i++) {
-    double *e = nlgs_velocity(s, i);
-    e[im] = b->inv_mass[i] * s->copy_scale[i];
+    double *e = nlgs_velocity(s, i), scale = nlgs_copy_scale(s, i);
+    e[im] = b->inv_mass[i] * scale;
     /* A 3D cluster turns through its tensor (rows3d.c). */
-    e[ii] = s->dim == 3 && b->shape[i] > 0 ? 0.0 : b->inv_inertia[i] * s->copy_scale[i];
+    e[ii] = s->dim == 3 && b->shape[i] > 0 ? 0.0 : b->inv_inertia[i] * scale;
   }
   for (int i = 0; s->dim == 2 && i < w->n; i++) {
     const double *g = nlgs_wall_glue(s, w, i);

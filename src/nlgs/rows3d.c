@@ -25,8 +25,9 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     if (b->shape[i] == 0) continue; /* isotropic: the rows use the scalar */
     double *I = &s->inv_inertia6[6 * i];
     moreau_bodies_inv_inertia_world(b, i, I);
+    const double scale = nlgs_copy_scale(s, i);
     for (int m = 0; m < 6; m++)
-      I[m] *= s->copy_scale[i];
+      I[m] *= scale;
   }
   for (moreau_lid kk = 0; kk < c->n; kk++) {
     nlgs_prefetch_contact(s, prob, kk + 2 * NLGS_BUILD_AHEAD);
