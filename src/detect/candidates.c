@@ -198,7 +198,7 @@ static moreau_err build(moreau_detector *d, const moreau_domain *domain, const m
     d->start_cap = b->n_owned + 1;
   }
   if (n_local > d->saved_cap) {
-    MOREAU_CALL(moreau_realloc((size_t)n_local * 3 * sizeof(double), &d->x0));
+    MOREAU_CALL(moreau_realloc((size_t)n_local * (size_t)b->dim * sizeof(float), &d->x0));
     MOREAU_CALL(moreau_realloc((size_t)n_local * sizeof(moreau_gid), &d->gid0));
     d->saved_cap = n_local;
   }
@@ -213,7 +213,9 @@ static moreau_err build(moreau_detector *d, const moreau_domain *domain, const m
   }
   d->cand_start[b->n_owned] = n;
   if (n_local > 0) {
-    memcpy(d->x0, b->x, (size_t)n_local * 3 * sizeof(double));
+    for (moreau_lid i = 0; i < n_local; i++)
+      for (int k = 0; k < b->dim; k++)
+        d->x0[b->dim * i + k] = (float)b->x[3 * i + k];
     memcpy(d->gid0, b->gid, (size_t)n_local * sizeof(moreau_gid));
   }
   memcpy(d->shift0, d->shift, sizeof(d->shift0));
@@ -235,21 +237,32 @@ static moreau_err build(moreau_detector *d, const moreau_domain *domain, const m
  * its images: its displacement is taken through the nearest image, x - x0
  * - shift(m'), and since shifts add (shift(m) + shift(m') = shift(m + m')),
  * the body's images are those of x - shift(m') too, so the bound holds with
- * that displacement. Twice the largest displacement plus the largest of an
- * image must stay below the skin, less a margin far above rounding. */
+ * that displacement. The saved positions are floats: each component is
+ * within 2^-24 of its own magnitude of the build's, so a body's
+ * displacement is bounded by the one from its float position plus 2^-24
+ * times that position's L1 norm. Twice the largest displacement plus the
+ * largest of an image must stay below the skin, less a margin far above
+ * rounding. */
 static int still_valid(const moreau_detector *d, const moreau_domain *domain, const moreau_bodies *b, double alert)
 {
   moreau_lid n_local = moreau_bodies_n_local(b);
-  double moved2 = 0.0, shifted2 = 0.0;
+  double moved = 0.0, shifted2 = 0.0;
   int periodic = moreau_domain_any_periodic(domain);
   if (!d->built || alert != d->alert || b->n_owned != d->n_owned || n_local != d->n_local) return 0;
   if (n_local > 0 && memcmp(b->gid, d->gid0, (size_t)n_local * sizeof(moreau_gid))) return 0;
-  for (moreau_lid i = 0; i < 3 * n_local; i += 3) {
-    double dx[3] = {b->x[i] - d->x0[i], b->x[i + 1] - d->x0[i + 1], b->x[i + 2] - d->x0[i + 2]};
-    if (periodic) moreau_domain_separation(domain, &d->x0[i], &b->x[i], dx, NULL, NULL);
-    double m2 = dx[0] * dx[0] + dx[1] * dx[1] + dx[2] * dx[2];
-    if (!isfinite(m2)) return 0; /* a broken state: build, as every step did before the list */
-    moved2 = m2 > moved2 ? m2 : moved2;
+  for (moreau_lid i = 0; i < n_local; i++) {
+    const double *x = &b->x[3 * i];
+    double x0[3] = {0.0, 0.0, 0.0}, dx[3], rounding = 0.0;
+    for (int k = 0; k < b->dim; k++) {
+      x0[k] = d->x0[b->dim * i + k];
+      rounding += fabs(x0[k]);
+    }
+    for (int k = 0; k < 3; k++)
+      dx[k] = x[k] - x0[k];
+    if (periodic) moreau_domain_separation(domain, x0, x, dx, NULL, NULL);
+    double m = sqrt(dx[0] * dx[0] + dx[1] * dx[1] + dx[2] * dx[2]) + 0x1p-24 * rounding;
+    if (!isfinite(m)) return 0; /* a broken state: build, as every step did before the list */
+    moved = m > moved ? m : moved;
   }
   for (int img = 0; img < d->n_img; img++) {
     double dx = d->shift[img][0] - d->shift0[img][0], dy = d->shift[img][1] - d->shift0[img][1],
@@ -257,7 +270,7 @@ static int still_valid(const moreau_detector *d, const moreau_domain *domain, co
     double s2 = dx * dx + dy * dy + dz * dz;
     shifted2 = s2 > shifted2 ? s2 : shifted2;
   }
-  return 2.0 * sqrt(moved2) + sqrt(shifted2) <= (1.0 - 1e-9) * d->skin;
+  return 2.0 * moved + sqrt(shifted2) <= (1.0 - 1e-9) * d->skin;
 }
 
 /* This call's box and its images; *same: whether their range is the last

@@ -33,7 +33,11 @@ struct moreau_detector {
   int built;
   double alert;
   moreau_lid n_owned, n_local, saved_cap;
-  double *x0;                          /* positions of the local bodies at the build */
+  /* The positions of the local bodies at the build, dim floats each: the
+   * validity check needs them only to within the skin, and adds their
+   * rounding to the displacements (still_valid); 12 or 16 bytes a body
+   * less than doubles. */
+  float *x0;
   moreau_gid *gid0;                    /* their gids */
   double shift0[DETECT_MAX_IMAGES][3]; /* each image's displacement at the build */
 

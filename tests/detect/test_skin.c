@@ -5,8 +5,10 @@
  * ways the list must notice: every body at its own constant velocity (pairs
  * closing at up to twice the fastest speed), a rare long jump of one,
  * wrapping across periodic faces, Lees-Edwards images sliding past bodies
- * at rest, a box whose period shrinks, walls. The lever arms a list of
- * plain bodies forms agree with the ones detection stores. Serial. */
+ * at rest, a box whose period shrinks, walls, all far from the origin too
+ * (where the list's float positions round by a sixth of the skin). The
+ * lever arms a list of plain bodies forms agree with the ones detection
+ * stores. Serial. */
 #include <check.h>
 #include <float.h>
 #include <math.h>
@@ -25,7 +27,8 @@
 
 typedef struct {
   int dim;
-  double box;       /* side of the cubic box from the origin */
+  double box; /* side of the cubic box from corner (lo, lo, lo) (z from 0 in 2D) */
+  double lo;
   int periodic;     /* every axis periodic (else bounded by walls) */
   double le_rate;   /* Lees-Edwards along x, gradient y (periodic only) */
   double grow_rate; /* length rate of the x axis (periodic only) */
@@ -40,7 +43,8 @@ static double uniform(moreau_rng *r, double a, double b) { return a + (b - a) * 
 static moreau_domain *make_domain(const skin_scene *sc)
 {
   moreau_domain *d = NULL;
-  double lo[3] = {0, 0, 0}, hi[3] = {sc->box, sc->box, sc->dim == 3 ? sc->box : 1.0};
+  double lo[3] = {sc->lo, sc->lo, sc->dim == 3 ? sc->lo : 0.0},
+         hi[3] = {sc->lo + sc->box, sc->lo + sc->box, sc->dim == 3 ? sc->lo + sc->box : 1.0};
   ck_assert_int_eq(moreau_domain_create(sc->dim, &d), MOREAU_SUCCESS);
   ck_assert_int_eq(moreau_domain_set_box(d, lo, hi), MOREAU_SUCCESS);
   for (int k = 0; sc->periodic && k < sc->dim; k++)
@@ -60,7 +64,7 @@ static moreau_bodies *make_bodies(const skin_scene *sc, moreau_rng *r)
   for (int i = 0; i < N_BODIES; i++) {
     moreau_body body = {.gid = 3 * i + 7, .q = {1, 0, 0, 0}, .radius = uniform(r, 0.35, 0.65), .inv_mass = 1};
     for (int k = 0; k < sc->dim; k++) {
-      body.x[k] = uniform(r, 0.0, sc->box);
+      body.x[k] = uniform(r, sc->lo, sc->lo + sc->box);
       body.v[k] = uniform(r, -sc->speed, sc->speed) / DT;
     }
     ck_assert_int_eq(moreau_bodies_push_owned(b, &body), MOREAU_SUCCESS);
@@ -74,9 +78,10 @@ static moreau_walls *make_walls(const skin_scene *sc)
   ck_assert_int_eq(moreau_walls_create(&w), MOREAU_SUCCESS);
   for (int k = 0; !sc->periodic && k < sc->dim; k++) {
     double p[3] = {0, 0, 0}, n[3] = {0, 0, 0}, v[3] = {0, 0, 0};
+    p[k] = sc->lo;
     n[k] = 1.0;
     ck_assert_int_eq(moreau_walls_add(w, p, n, MOREAU_WALL_FIXED, v, 0.0, 0.0, 0, NULL), MOREAU_SUCCESS);
-    p[k] = sc->box;
+    p[k] = sc->lo + sc->box;
     n[k] = -1.0;
     ck_assert_int_eq(moreau_walls_add(w, p, n, MOREAU_WALL_FIXED, v, 0.0, 0.0, 0, NULL), MOREAU_SUCCESS);
   }
@@ -131,14 +136,14 @@ static void move_bodies(const skin_scene *sc, moreau_domain *dom, moreau_bodies 
   for (moreau_lid i = 0; i < b->n_owned; i++) {
     double *x = &b->x[3 * i], *v = &b->v[3 * i];
     for (int k = 0; k < sc->dim; k++) {
-      if (!sc->periodic && (x[k] + v[k] * DT <= 0.0 || x[k] + v[k] * DT >= sc->box)) v[k] = -v[k];
+      if (!sc->periodic && (x[k] + v[k] * DT <= sc->lo || x[k] + v[k] * DT >= sc->lo + sc->box)) v[k] = -v[k];
       x[k] += v[k] * DT;
     }
     if (sc->periodic) (void)moreau_domain_wrap(dom, x, v);
   }
   if (sc->jumps && step % sc->jumps == 0) {
     moreau_lid i = (moreau_lid)moreau_rng_below(r, (uint32_t)b->n_owned);
-    b->x[3 * i] = fmin(sc->box - 1e-3, fmax(1e-3, b->x[3 * i] + (step % 2 ? 0.25 : -0.25)));
+    b->x[3 * i] = fmin(sc->lo + sc->box - 1e-3, fmax(sc->lo + 1e-3, b->x[3 * i] + (step % 2 ? 0.25 : -0.25)));
   }
 }
 
@@ -182,7 +187,7 @@ static void run_scene(const skin_scene *sc, double skin, int max_builds)
     ck_assert_int_eq(moreau_detect(d1, dom, b, w, alert, by_gid, c1), MOREAU_SUCCESS);
     moreau_free(&by_gid);
     assert_same_contacts(c0, c1, step);
-    assert_same_arms(c0, c1, b, sc->box, step);
+    assert_same_arms(c0, c1, b, sc->lo + sc->box, step);
     contacts += c0->n;
     move_bodies(sc, dom, b, &r, step + 1);
     advance_box(dom, b, DT);
@@ -230,6 +235,72 @@ START_TEST(test_moving_walls_3d)
 {
   skin_scene sc = {.dim = 3, .box = 9, .speed = 1e-3, .jumps = 50};
   run_scene(&sc, 0.05, STEPS / 8);
+}
+END_TEST
+
+/* The same far from the origin, where the positions the list keeps (as
+ * floats) are rounded by up to 2^-8 per axis, a sixth of the skin: the
+ * list counts that rounding in the displacements, and builds more often
+ * (40 and 65 times instead of 24). */
+START_TEST(test_far_walls_2d)
+{
+  skin_scene sc = {.dim = 2, .box = 20, .lo = 65536.0, .speed = 1e-3, .jumps = 50};
+  run_scene(&sc, 0.05, STEPS / 4);
+}
+END_TEST
+
+START_TEST(test_far_walls_3d)
+{
+  skin_scene sc = {.dim = 3, .box = 9, .lo = 65536.0, .speed = 1e-3, .jumps = 50};
+  run_scene(&sc, 0.05, STEPS / 4);
+}
+END_TEST
+
+/* Two disks far from the origin, the pair just beyond alert + skin at the
+ * build. a's position rounds up by 0.00386 as a float, and a then moves by
+ * 0.02876 toward b, b by 0.0249 toward a: from the floats kept the largest
+ * displacement looks like 0.0249, under half the skin, yet the pair has
+ * closed by 0.0537 > skin to within alert. Only the rounding the list adds
+ * to the displacements makes it build again and find the contact. */
+START_TEST(test_float_positions_rounding)
+{
+  const double lo = 65536.0, skin = 0.05, alert = 0.05, gap0 = alert + skin + 1e-3;
+  skin_scene sc = {.dim = 2, .box = 20, .lo = lo, .periodic = 1};
+  moreau_domain *dom = make_domain(&sc);
+  moreau_bodies *b = NULL;
+  moreau_walls *w = NULL;
+  moreau_detector *d[2] = {NULL, NULL};
+  moreau_contacts *c[2] = {NULL, NULL};
+  const double xa = lo + 10.0 + 0.00395, xb = xa + 1.0 + gap0;
+  ck_assert_msg((double)(float)xa - xa > 0.0038, "scene error: a's float does not round up enough");
+  ck_assert_int_eq(moreau_bodies_create(MPI_COMM_SELF, 2, &b), MOREAU_SUCCESS);
+  ck_assert_int_eq(moreau_walls_create(&w), MOREAU_SUCCESS);
+  for (int i = 0; i < 2; i++) {
+    moreau_body body = {.gid = i, .q = {1, 0, 0, 0}, .x = {i ? xb : xa, lo + 10.0}, .radius = 0.5, .inv_mass = 1};
+    ck_assert_int_eq(moreau_bodies_push_owned(b, &body), MOREAU_SUCCESS);
+  }
+  moreau_lid by_gid[2] = {0, 1};
+  for (int k = 0; k < 2; k++) {
+    ck_assert_int_eq(moreau_detector_create(&d[k]), MOREAU_SUCCESS);
+    ck_assert_int_eq(moreau_detector_set_skin(d[k], k ? skin : 0.0), MOREAU_SUCCESS);
+    ck_assert_int_eq(moreau_contacts_create(0, &c[k]), MOREAU_SUCCESS);
+    ck_assert_int_eq(moreau_detect(d[k], dom, b, w, alert, by_gid, c[k]), MOREAU_SUCCESS);
+    ck_assert_int_eq(c[k]->n, 0);
+  }
+  b->x[0] += 0.02876;
+  b->x[3] -= 0.0249;
+  for (int k = 0; k < 2; k++)
+    ck_assert_int_eq(moreau_detect(d[k], dom, b, w, alert, by_gid, c[k]), MOREAU_SUCCESS);
+  ck_assert_int_eq(c[0]->n, 1);
+  ck_assert_msg(c[1]->n == 1, "the list with a skin missed the contact (%lld builds)",
+                (long long)moreau_detector_builds(d[1]));
+  for (int k = 0; k < 2; k++) {
+    ck_assert_int_eq(moreau_contacts_destroy(&c[k]), MOREAU_SUCCESS);
+    ck_assert_int_eq(moreau_detector_destroy(&d[k]), MOREAU_SUCCESS);
+  }
+  ck_assert_int_eq(moreau_walls_destroy(&w), MOREAU_SUCCESS);
+  ck_assert_int_eq(moreau_bodies_destroy(&b), MOREAU_SUCCESS);
+  ck_assert_int_eq(moreau_domain_destroy(&dom), MOREAU_SUCCESS);
 }
 END_TEST
 
@@ -311,6 +382,9 @@ int main(int argc, char **argv)
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, test_moving_walls_2d);
   tcase_add_test(tc, test_moving_walls_3d);
+  tcase_add_test(tc, test_far_walls_2d);
+  tcase_add_test(tc, test_far_walls_3d);
+  tcase_add_test(tc, test_float_positions_rounding);
   tcase_add_test(tc, test_moving_periodic_2d);
   tcase_add_test(tc, test_lees_edwards_at_rest_2d);
   tcase_add_test(tc, test_lees_edwards_at_rest_3d);
