@@ -197,17 +197,32 @@ START_TEST(test_sphere_pile_weight)
   ck_assert_int_eq(moreau_sim_setup(sim, 0.01), 0);
   for (moreau_lid i = 0; i < moreau_sim_bodies(sim)->n_owned; i++)
     w += 9.81 / moreau_sim_bodies(sim)->inv_mass[i];
-  /* Settled: kinetic energy below 1e-7 of weight x radius for 20 steps in a row. */
+  /* Settled: kinetic energy below 1e-7 of weight x radius for 20 steps in a
+   * row, or 6000 steps. */
   for (int i = 0, calm = 0; i < 6000 && calm < 20; i++) {
     double ke;
     ck_assert_int_eq(moreau_sim_step(sim), 0);
     ck_assert_int_eq(moreau_kinetic_energy(sim, &ke), 0);
     calm = ke < 1e-7 * w * 0.5 ? calm + 1 : 0;
   }
+  /* A few spheres on the floor never come to rest: they roll, or spin
+   * about the vertical (no rolling resistance, no torsion at a point
+   * contact), and hit others at times that the rounding decides. Stopped,
+   * the pile comes to rest (a sphere stopped on its way up lands first);
+   * at rest its forces must carry its weight. */
+  moreau_bodies *b = moreau_sim_bodies(sim);
+  memset(b->v, 0, 3 * (size_t)b->n_owned * sizeof(double));
+  memset(b->w, 0, 3 * (size_t)b->n_owned * sizeof(double));
   moreau_nlgs_set_tolerance(moreau_sim_nlgs(sim), 1e-8, MOREAU_NLGS_NORM_MEAN);
   moreau_nlgs_set_iterations(moreau_sim_nlgs(sim), 2, 100000);
-  for (int i = 0; i < 20; i++)
+  int calm = 0;
+  for (int i = 0; i < 2000 && calm < 20; i++) {
+    double ke;
     ck_assert_int_eq(moreau_sim_step(sim), 0);
+    ck_assert_int_eq(moreau_kinetic_energy(sim, &ke), 0);
+    calm = ke < 1e-7 * w * 0.5 ? calm + 1 : 0;
+  }
+  ck_assert_msg(calm == 20, "the stopped pile did not come to rest");
   for (int i = 0; i < walls->n; i++)
     f -= walls->reaction[3 * i + 2];
   printf("sphere pile: weight %.8g, wall load %.8g (relative difference %.1e), %lld contacts, step %lld\n", w, f,
