@@ -61,13 +61,13 @@ static void setup2d(moreau_row2d *base, const moreau_pair_law *pair, const morea
   base->mu = pair->mu;
 }
 
-static void setup3d(moreau_row3d *base, const moreau_pair_law *pair, const moreau_law_contact *c)
+static void setup3d(moreau_row3d *base, const moreau_pair_law *pair, const moreau_law_contact *c, double target_t[2])
 {
   cohesive_row3d *r = (cohesive_row3d *)base;
   r->stretched = mode(pair, c, &r->shift);
-  base->target[0] = moreau_normal_target(c->gap, c->u_minus[0], r->stretched ? 0.0 : pair->e_n, c->dt);
-  base->target[1] = r->stretched ? 0.0 : -pair->e_t * c->u_minus[1];
-  base->target[2] = r->stretched ? 0.0 : -pair->e_t * c->u_minus[2];
+  base->target_n = moreau_normal_target(c->gap, c->u_minus[0], r->stretched ? 0.0 : pair->e_n, c->dt);
+  target_t[0] = r->stretched ? 0.0 : -pair->e_t * c->u_minus[1];
+  target_t[1] = r->stretched ? 0.0 : -pair->e_t * c->u_minus[2];
   base->mu = pair->mu;
 }
 
@@ -113,17 +113,19 @@ static inline void solve3d(cohesive_row3d *c, int max_ratio, moreau_sweep_sums *
 {
   moreau_row3d *r = &c->r;
   double rhs[3], p[3];
-  moreau_row3d_rhs(r, rhs);
+  moreau_row3d_formed f;
+  moreau_row3d_form(r, &f);
+  moreau_row3d_rhs(r, &f, rhs);
   if (c->stretched) {
-    p[0] = stretched_impulse(rhs[0] / r->W[0], r->target[0], r->W[0], c->shift);
+    p[0] = stretched_impulse(rhs[0] / f.W[0], r->target_n, f.W[0], c->shift);
     p[1] = p[2] = 0.0;
   } else {
     for (int k = 0; k < 3; k++)
-      rhs[k] += r->W[k] * c->shift; /* column n of W: nn, nt, ns */
-    moreau_coulomb3d(r, rhs, r->mu, r->mu, p);
+      rhs[k] += f.W[k] * c->shift; /* column n of W: nn, nt, ns */
+    moreau_coulomb3d(&f, rhs, r->mu, r->mu, p);
     p[0] -= c->shift;
   }
-  moreau_row3d_update(r, p, max_ratio, s);
+  moreau_row3d_update(r, &f, p, max_ratio, s);
   add_bond_scale(s, c->shift);
 }
 

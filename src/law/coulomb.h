@@ -85,12 +85,12 @@ static inline void moreau_row2d_update(moreau_row2d *r, double pn, double pt, in
 }
 
 /* The 3D right-hand side: W p = rhs makes the relative velocity reach the
- * targets. */
-static inline void moreau_row3d_rhs(const moreau_row3d *r, double *rhs)
+ * targets (f: moreau_row3d_form's). */
+static inline __attribute__((always_inline)) void moreau_row3d_rhs(const moreau_row3d *r, const moreau_row3d_formed *f,
+                                                                   double *rhs)
 {
-  double spin[3], dv[3], u[3], s[3];
-  const double *W = r->W, *wa = r->va + MOREAU_SPIN3D, *wb = r->vb + MOREAU_SPIN3D;
-  moreau_row3d_binormal(r, s);
+  double spin[3], dv[3], u[3];
+  const double *W = f->W, *wa = r->va + MOREAU_SPIN3D, *wb = r->vb + MOREAU_SPIN3D;
   /* The velocity of b's contact point relative to a's, in the frame:
    * wb x cb - wa x ca, one product (sb wb - sa wa) x n when the arms are
    * along n. */
@@ -109,11 +109,12 @@ static inline void moreau_row3d_rhs(const moreau_row3d *r, double *rhs)
   for (int k = 0; k < 3; k++)
     dv[k] = r->vb[k] - r->va[k] + spin[k];
   u[0] = moreau_dot3(r->n, dv);
-  u[1] = moreau_dot3(r->t, dv);
-  u[2] = moreau_dot3(s, dv);
-  rhs[0] = r->target[0] - u[0] + W[0] * r->p[0] + W[1] * r->p[1] + W[2] * r->p[2];
-  rhs[1] = r->target[1] - u[1] + W[1] * r->p[0] + W[3] * r->p[1] + W[4] * r->p[2];
-  rhs[2] = r->target[2] - u[2] + W[2] * r->p[0] + W[4] * r->p[1] + W[5] * r->p[2];
+  u[1] = moreau_dot3(f->t, dv);
+  u[2] = moreau_dot3(f->s, dv);
+  const double tt[2] = {r->x ? r->x->target_t[0] : 0.0, r->x ? r->x->target_t[1] : 0.0};
+  rhs[0] = r->target_n - u[0] + W[0] * r->p[0] + W[1] * r->p[1] + W[2] * r->p[2];
+  rhs[1] = tt[0] - u[1] + W[1] * r->p[0] + W[3] * r->p[1] + W[4] * r->p[2];
+  rhs[2] = tt[1] - u[2] + W[2] * r->p[0] + W[4] * r->p[1] + W[5] * r->p[2];
 }
 
 /* The sliding solution in 3D: p = p_n (1, mu e), e a unit tangential
@@ -164,13 +165,27 @@ static inline double moreau_coulomb3d_slide(const double *W, const double *rhs, 
  * direction of moreau_coulomb3d_slide. For spheres and walls every test
  * agrees with the plain sphere formulas and the result is exact. Returns
  * whether the contact slides. */
-static inline int moreau_coulomb3d(const moreau_row3d *r, const double *rhs, double mu_stick, double mu_slide,
-                                   double *p)
+static inline __attribute__((always_inline)) int moreau_coulomb3d(const moreau_row3d_formed *f, const double *rhs,
+                                                                  double mu_stick, double mu_slide, double *p)
 {
-  const double *W = r->W;
+  const double *W = f->W;
   if (rhs[0] <= 0.0) {
     p[0] = p[1] = p[2] = 0.0;
     return 0;
+  }
+  if (f->diagonal) {
+    /* The same steps with W = diag(W_nn, W_tt, W_tt): the sliding p_n is
+     * the sticking one, the direction the sticking p_t's. */
+    const double inv_tt = 1.0 / W[3];
+    p[0] = rhs[0] / W[0];
+    p[1] = rhs[1] * inv_tt;
+    p[2] = rhs[2] * inv_tt;
+    const double pt = sqrt(p[1] * p[1] + p[2] * p[2]);
+    if (pt <= mu_stick * p[0]) return 0;
+    const double scale = mu_slide * p[0] / pt;
+    p[1] *= scale;
+    p[2] *= scale;
+    return 1;
   }
   /* The sticking impulse W^-1 rhs by cofactors (det > 0: rows with a
    * singular W are not built), not read from the record: a random sweep
@@ -189,7 +204,7 @@ static inline int moreau_coulomb3d(const moreau_row3d *r, const double *rhs, dou
     e[0] = p[1] / pt;
     e[1] = p[2] / pt;
   }
-  double pn = moreau_coulomb3d_slide(r->W, rhs, mu_slide, e);
+  double pn = moreau_coulomb3d_slide(W, rhs, mu_slide, e);
   if (!(pn > 0.0)) pn = 0.0;
   p[0] = pn;
   p[1] = mu_slide * pn * e[0];
@@ -198,14 +213,16 @@ static inline int moreau_coulomb3d(const moreau_row3d *r, const double *rhs, dou
 }
 
 /* Sets the row's impulse to p, applies the change and adds it to the sums. */
-static inline void moreau_row3d_update(moreau_row3d *r, const double *p, int max_ratio, moreau_sweep_sums *sums)
+static inline __attribute__((always_inline)) void moreau_row3d_update(moreau_row3d *r, const moreau_row3d_formed *f,
+                                                                      const double *p, int max_ratio,
+                                                                      moreau_sweep_sums *sums)
 {
   double d[3];
   for (int k = 0; k < 3; k++) {
     d[k] = p[k] - r->p[k];
     r->p[k] = p[k];
   }
-  moreau_row3d_apply(r, d);
+  moreau_row3d_apply(r, f, d);
   moreau_sweep_add(sums, fabs(d[0]) + fabs(d[1]) + fabs(d[2]), fabs(p[0]) + fabs(p[1]) + fabs(p[2]),
                    d[0] * d[0] + d[1] * d[1] + d[2] * d[2], p[0] * p[0] + p[1] * p[1] + p[2] * p[2], max_ratio);
 }

@@ -46,23 +46,30 @@ typedef struct {
   double pn, pt; /* impulses f dt */
 } moreau_row2d;
 
-/* What a 3D row with a side that is not a plain sphere or wall needs: a
- * cluster's world inverse inertia tensor (xx, xy, xz, yy, yz, zz), a
- * force-driven wall's g (see above), NULL where the side has none, and the
- * lever arms of both sides from their centres of mass to the contact point,
- * which a cluster's are not along the normal. Apart from the record, which
- * points to it only when it has one: most rows have none, and 56 bytes a
- * record more would cost spheres memory and cache lines for nothing. */
+/* What a 3D row needs besides its record when a side is not a plain
+ * sphere or wall, or when its tangential targets are not zero: a cluster's
+ * world inverse inertia tensor (xx, xy, xz, yy, yz, zz), a force-driven
+ * wall's g (see above), NULL where the side has none, the lever arms of
+ * both sides from their centres of mass to the contact point, which a
+ * cluster's are not along the normal, the row's W (symmetric: nn, nt, ns,
+ * tt, ts, ss; positive definite), which couples n and t then, and the
+ * targets of u_t and u_s (tangential restitution, an image of b that moves:
+ * Lees-Edwards). Apart from the record, which points to it only when it has
+ * one: most rows have none, and 120 bytes a record more would cost spheres
+ * memory and cache lines for nothing. */
 typedef struct {
   const double *Ia, *Ib, *ga, *gb;
   double ca[3], cb[3];
+  double W[6];
+  double target_t[2];
 } moreau_row3d_extra;
 
-/* One contact as the 3D sweep sees it (spheres, clusters and walls): the
- * relative velocity of the contact points in the frame e = n, t, s is
- * u_e = e . (v_b + w_b x c_b - v_a - w_a x c_a). s = n x t, as detection
- * makes it, is formed where it is needed (moreau_row3d_binormal): in a
- * random sweep six products cost less than 24 more bytes a record. */
+/* One contact as the 3D sweep sees it (spheres, clusters and walls), in two
+ * cache lines: the relative velocity of the contact points in the frame
+ * e = n, t, s is u_e = e . (v_b + w_b x c_b - v_a - w_a x c_a). s = n x t,
+ * as detection makes it, is formed where it is needed (moreau_row3d_form):
+ * in a random sweep six products cost less than 24 more bytes a record; t
+ * formed from n (moreau_contact_frame) cost 30% in cache. */
 typedef struct {
   double *va, *vb; /* each side's entry: velocity, spin, masses */
   double n[3], t[3];
@@ -73,16 +80,25 @@ typedef struct {
    * fewer bytes a record than the nine columns c x e of each side, and two
    * lengths 32 fewer bytes than two vectors. */
   double sa, sb;
-  /* A cluster's inverse inertia tensor or a force-driven wall's g on a
-   * side, and then the arms; NULL for spheres and plain walls, whose
-   * entries' scalar inverse inertia is applied instead (a cluster's is 0):
-   * the 3x3 product cost plain spheres 14-16% per update. */
+  /* The extra entry, or NULL for spheres and plain walls, whose entries'
+   * scalar inverse inertia is applied instead (a cluster's is 0: the 3x3
+   * product cost plain spheres 14-16% per update) and whose W the sweep
+   * forms from the sides' masses and sa, sb (moreau_row3d_form): a random
+   * sweep waits on the bytes it moves, not on those flops. */
   const moreau_row3d_extra *x;
-  double W[6]; /* symmetric: nn, nt, ns, tt, ts, ss (positive definite) */
-  double target[3];
+  double target_n; /* of u_n; those of u_t and u_s are 0 or the extra entry's */
   double mu;
   double p[3];
 } moreau_row3d;
+
+_Static_assert(sizeof(moreau_row3d) == 128, "a 3D record is two cache lines");
+
+/* What the sweep forms of a 3D row: the rest of its frame and its W, and
+ * whether W is diagonal with W_tt = W_ss (a row without an extra entry). */
+typedef struct {
+  double t[3], s[3], W[6];
+  int diagonal;
+} moreau_row3d_formed;
 
 /* Signorini on Moreau's mean velocity (seed 000 eq 7): a closed contact (or
  * one that closes within the step) must leave with u+ = -e_n u-; an open one
@@ -169,8 +185,24 @@ static inline void moreau_spin_add(double *w, const double *I, double iso, doubl
   }
 }
 
-/* The third direction of a 3D row's frame, s = n x t. */
-static inline void moreau_row3d_binormal(const moreau_row3d *r, double *s) { moreau_cross3(r->n, r->t, s); }
+/* The frame and W of a 3D row. Arms along n make W diagonal: with c = s n,
+ * (c x t) . (c x t) = (c x s) . (c x s) = s^2 and the cross terms vanish,
+ * so W = diag(m, m + ii_a sa^2 + ii_b sb^2, same), m = im_a + im_b. */
+static inline __attribute__((always_inline)) void moreau_row3d_form(const moreau_row3d *r, moreau_row3d_formed *f)
+{
+  memcpy(f->t, r->t, sizeof(f->t));
+  moreau_cross3(r->n, r->t, f->s);
+  f->diagonal = !r->x;
+  if (r->x) {
+    memcpy(f->W, r->x->W, sizeof(f->W));
+    return;
+  }
+  const double m = r->va[MOREAU_IM3D] + r->vb[MOREAU_IM3D];
+  const double tt = m + r->va[MOREAU_II3D] * r->sa * r->sa + r->vb[MOREAU_II3D] * r->sb * r->sb;
+  f->W[0] = m;
+  f->W[1] = f->W[2] = f->W[4] = 0.0;
+  f->W[3] = f->W[5] = tt;
+}
 
 /* The lever arms of a 3D row's sides. */
 static inline void moreau_row3d_arms(const moreau_row3d *r, double *ca, double *cb)
@@ -187,14 +219,15 @@ static inline void moreau_row3d_arms(const moreau_row3d *r, double *ca, double *
 }
 
 /* Adds the impulse change d (frame components) to both sides' velocities of
- * a 3D row. */
-static inline void moreau_row3d_apply(moreau_row3d *r, const double *d)
+ * a 3D row (f: moreau_row3d_form's). */
+static inline __attribute__((always_inline)) void moreau_row3d_apply(moreau_row3d *r, const moreau_row3d_formed *f,
+                                                                     const double *d)
 {
-  double s[3], pv[3], dw_a[3], dw_b[3];
+  double pv[3], dw_a[3], dw_b[3];
+  const double *t = f->t, *s = f->s;
   const moreau_row3d_extra *x = r->x;
-  moreau_row3d_binormal(r, s);
   for (int k = 0; k < 3; k++)
-    pv[k] = d[0] * r->n[k] + d[1] * r->t[k] + d[2] * s[k];
+    pv[k] = d[0] * r->n[k] + d[1] * t[k] + d[2] * s[k];
   /* sum_e d_e (c x e) = c x pv; with arms along n, one product serves both. */
   if (x) {
     moreau_cross3(x->ca, pv, dw_a);
@@ -212,7 +245,7 @@ static inline void moreau_row3d_apply(moreau_row3d *r, const double *d)
   moreau_spin_add(r->vb + MOREAU_SPIN3D, x ? x->Ib : NULL, r->vb[MOREAU_II3D], 1.0, dw_b);
   for (int k = 0; k < 3; k++) {
     r->va[k] -= ima * pv[k];
-    r->vb[k] += imb * d[0] * r->n[k] + imb * (d[1] * r->t[k] + d[2] * s[k]);
+    r->vb[k] += imb * d[0] * r->n[k] + imb * (d[1] * t[k] + d[2] * s[k]);
   }
   if (!x) return;
   if (x->ga) moreau_glue_add(r->va, x->ga, -(pv[0] * x->ga[0] + pv[1] * x->ga[1] + pv[2] * x->ga[2]), 3);
@@ -268,7 +301,9 @@ typedef struct {
 } moreau_law_contact;
 
 /* The law's part of a row: targets and thresholds from the pair parameters
- * and the contact. A law reads the sweep's relative velocity u only through
+ * and the contact (in 3D the targets of u_t and u_s go to target_t, which
+ * the builder moves to the row's extra entry when they are not zero). A
+ * law reads the sweep's relative velocity u only through
  * target - u: the row builder then lowers the targets by the velocity b's
  * image has on top of b's own (periodic images of a sheared or deforming
  * cell), so that the sweep reads b's own velocity. A law whose row is larger
@@ -277,7 +312,8 @@ typedef struct {
  * unknowns (e.g. a contact torque) it applies here too, as the builder
  * applies the force's after setup. */
 typedef void (*moreau_law_setup2d_fn)(moreau_row2d *r, const moreau_pair_law *pair, const moreau_law_contact *c);
-typedef void (*moreau_law_setup3d_fn)(moreau_row3d *r, const moreau_pair_law *pair, const moreau_law_contact *c);
+typedef void (*moreau_law_setup3d_fn)(moreau_row3d *r, const moreau_pair_law *pair, const moreau_law_contact *c,
+                                      double target_t[2]);
 typedef void (*moreau_law_sweep_fn)(const moreau_law_sweep_args *a, moreau_sweep_sums *sums);
 
 struct moreau_law_kernel {

@@ -40,7 +40,7 @@ static void setup2d(moreau_row2d *base, const moreau_pair_law *pair, const morea
   base->mu = pair->mu;
 }
 
-static void setup3d(moreau_row3d *base, const moreau_pair_law *pair, const moreau_law_contact *c)
+static void setup3d(moreau_row3d *base, const moreau_pair_law *pair, const moreau_law_contact *c, double target_t[2])
 {
   md_row3d *r = (md_row3d *)base;
   const double fn = normal_force(pair, c->gap, c->u_minus[0]);
@@ -49,7 +49,7 @@ static void setup3d(moreau_row3d *base, const moreau_pair_law *pair, const morea
   r->p[0] = fn * c->dt;
   r->p[1] = slip > 0.0 ? -ft * c->u_minus[1] / slip * c->dt : 0.0;
   r->p[2] = slip > 0.0 ? -ft * c->u_minus[2] / slip * c->dt : 0.0;
-  base->target[0] = base->target[1] = base->target[2] = 0.0;
+  base->target_n = target_t[0] = target_t[1] = 0.0;
   base->mu = pair->mu;
 }
 
@@ -60,7 +60,9 @@ static inline void solve2d(md_row2d *c, int max_ratio, moreau_sweep_sums *s)
 
 static inline void solve3d(md_row3d *c, int max_ratio, moreau_sweep_sums *s)
 {
-  moreau_row3d_update(&c->r, c->p, max_ratio, s);
+  moreau_row3d_formed f;
+  moreau_row3d_form(&c->r, &f);
+  moreau_row3d_update(&c->r, &f, c->p, max_ratio, s);
 }
 
 MOREAU_LAW_SWEEP(sweep2d, md_row2d, solve2d, moreau_prefetch_sides, moreau_prefetch_nothing)

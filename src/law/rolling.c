@@ -182,24 +182,22 @@ static inline void solve2d(rolling_row2d *c, int max_ratio, moreau_sweep_sums *s
 
 /* Adds the torque impulse change dq (frame components) to both sides'
  * spins. */
-static inline void apply_torque3d(rolling_row3d *c, const double *dq)
+static inline void apply_torque3d(rolling_row3d *c, const moreau_row3d_formed *f, const double *dq)
 {
   moreau_row3d *r = &c->r;
-  double s[3];
-  moreau_row3d_binormal(r, s);
   for (int k = 0; k < 3; k++) {
-    double t = dq[0] * r->n[k] + dq[1] * r->t[k] + dq[2] * s[k];
+    double t = dq[0] * r->n[k] + dq[1] * f->t[k] + dq[2] * f->s[k];
     r->va[MOREAU_SPIN3D + k] -= r->va[MOREAU_II3D] * t;
     r->vb[MOREAU_SPIN3D + k] += r->vb[MOREAU_II3D] * t;
   }
 }
 
-static void setup3d(moreau_row3d *base, const moreau_pair_law *pair, const moreau_law_contact *c)
+static void setup3d(moreau_row3d *base, const moreau_pair_law *pair, const moreau_law_contact *c, double target_t[2])
 {
   rolling_row3d *r = (rolling_row3d *)base;
-  base->target[0] = moreau_normal_target(c->gap, c->u_minus[0], pair->e_n, c->dt);
-  base->target[1] = -pair->e_t * c->u_minus[1];
-  base->target[2] = -pair->e_t * c->u_minus[2];
+  base->target_n = moreau_normal_target(c->gap, c->u_minus[0], pair->e_n, c->dt);
+  target_t[0] = -pair->e_t * c->u_minus[1];
+  target_t[1] = -pair->e_t * c->u_minus[2];
   base->mu = pair->mu;
   r->m_r = pair->mu_r * c->r_eff;
   r->m_o = pair->mu_o * c->r_eff;
@@ -208,38 +206,40 @@ static void setup3d(moreau_row3d *base, const moreau_pair_law *pair, const morea
   r->torque = c->state;
   for (int k = 0; k < 3; k++)
     r->q[k] = c->state[k] * c->dt;
-  apply_torque3d(r, r->q);
+  moreau_row3d_formed f; /* its frame only: the torque's rows are W_qq's */
+  memcpy(f.t, base->t, sizeof(f.t));
+  moreau_cross3(base->n, base->t, f.s);
+  apply_torque3d(r, &f, r->q);
 }
 
 /* The torque blocks with the force fixed: the sticking torque impulse
  * (Omega -> 0; W_qq = (1/I_a + 1/I_b) times the identity for disks and
  * spheres), its rolling part projected on the disk of radius m_r p_n, its
  * torsion part clipped to m_o p_n. Returns the size of the change. */
-static inline double torque_block(rolling_row3d *c)
+static inline double torque_block(rolling_row3d *c, const moreau_row3d_formed *f)
 {
   moreau_row3d *r = &c->r;
   const double wqq = r->va[MOREAU_II3D] + r->vb[MOREAU_II3D];
-  double om[3], q[3], dq[3], s[3];
-  moreau_row3d_binormal(r, s);
+  double om[3], q[3], dq[3];
   for (int k = 0; k < 3; k++)
     om[k] = r->vb[MOREAU_SPIN3D + k] - r->va[MOREAU_SPIN3D + k];
   q[0] = c->q[0] - moreau_dot3(r->n, om) / wqq;
-  q[1] = c->q[1] - moreau_dot3(r->t, om) / wqq;
-  q[2] = c->q[2] - moreau_dot3(s, om) / wqq;
+  q[1] = c->q[1] - moreau_dot3(f->t, om) / wqq;
+  q[2] = c->q[2] - moreau_dot3(f->s, om) / wqq;
   const double lim_o = c->m_o * r->p[0], lim_r = c->m_r * r->p[0];
   if (q[0] > lim_o) q[0] = lim_o;
   if (q[0] < -lim_o) q[0] = -lim_o;
   const double qr = sqrt(q[1] * q[1] + q[2] * q[2]);
   if (qr > lim_r) {
-    const double f = qr > 0.0 ? lim_r / qr : 0.0;
-    q[1] *= f;
-    q[2] *= f;
+    const double shrink = qr > 0.0 ? lim_r / qr : 0.0;
+    q[1] *= shrink;
+    q[2] *= shrink;
   }
   for (int k = 0; k < 3; k++) {
     dq[k] = q[k] - c->q[k];
     c->q[k] = q[k];
   }
-  apply_torque3d(c, dq);
+  apply_torque3d(c, f, dq);
   return fabs(dq[0]) + fabs(dq[1]) + fabs(dq[2]);
 }
 
@@ -248,16 +248,18 @@ static inline void solve3d(rolling_row3d *c, int max_ratio, moreau_sweep_sums *s
   moreau_row3d *r = &c->r;
   double p0[3], q0[3], rhs[3], p[3], dq[3];
   moreau_sweep_sums ignored = {0, 0, 0, 0, 0};
+  moreau_row3d_formed f;
+  moreau_row3d_form(r, &f);
   memcpy(p0, r->p, sizeof(p0));
   memcpy(q0, c->q, sizeof(q0));
   for (int round = 0; round < 100; round++) {
     double change;
-    moreau_row3d_rhs(r, rhs);
-    moreau_coulomb3d(r, rhs, r->mu, r->mu, p);
+    moreau_row3d_rhs(r, &f, rhs);
+    moreau_coulomb3d(&f, rhs, r->mu, r->mu, p);
     change = fabs(p[0] - r->p[0]) + fabs(p[1] - r->p[1]) + fabs(p[2] - r->p[2]);
-    moreau_row3d_update(r, p, 0, &ignored);
+    moreau_row3d_update(r, &f, p, 0, &ignored);
     if (!(c->m_r > 0.0 || c->m_o > 0.0)) break;
-    change += torque_block(c) * c->inv_r;
+    change += torque_block(c, &f) * c->inv_r;
     double size = fabs(p[0]) + fabs(p[1]) + fabs(p[2]) + (fabs(c->q[0]) + fabs(c->q[1]) + fabs(c->q[2])) * c->inv_r;
     if (change <= 1e-13 * size) break;
   }

@@ -12,11 +12,11 @@ static void setup2d(moreau_row2d *r, const moreau_pair_law *pair, const moreau_l
   r->mu = pair->mu;
 }
 
-static void setup3d(moreau_row3d *r, const moreau_pair_law *pair, const moreau_law_contact *c)
+static void setup3d(moreau_row3d *r, const moreau_pair_law *pair, const moreau_law_contact *c, double target_t[2])
 {
-  r->target[0] = moreau_normal_target(c->gap, c->u_minus[0], pair->e_n, c->dt);
-  r->target[1] = -pair->e_t * c->u_minus[1];
-  r->target[2] = -pair->e_t * c->u_minus[2];
+  r->target_n = moreau_normal_target(c->gap, c->u_minus[0], pair->e_n, c->dt);
+  target_t[0] = -pair->e_t * c->u_minus[1];
+  target_t[1] = -pair->e_t * c->u_minus[2];
   r->mu = pair->mu;
 }
 
@@ -30,12 +30,14 @@ static inline void solve2d(moreau_row2d *r, int max_ratio, moreau_sweep_sums *s)
   moreau_row2d_update(r, pn, pt, max_ratio, s);
 }
 
-static inline void solve3d(moreau_row3d *r, int max_ratio, moreau_sweep_sums *sums)
+static inline __attribute__((always_inline)) void solve3d(moreau_row3d *r, int max_ratio, moreau_sweep_sums *sums)
 {
   double rhs[3], p[3];
-  moreau_row3d_rhs(r, rhs);
-  moreau_coulomb3d(r, rhs, r->mu, r->mu, p);
-  moreau_row3d_update(r, p, max_ratio, sums);
+  moreau_row3d_formed f;
+  moreau_row3d_form(r, &f);
+  moreau_row3d_rhs(r, &f, rhs);
+  moreau_coulomb3d(&f, rhs, r->mu, r->mu, p);
+  moreau_row3d_update(r, &f, p, max_ratio, sums);
 }
 
 MOREAU_LAW_SWEEP(sweep2d, moreau_row2d, solve2d, moreau_prefetch_sides, moreau_prefetch_nothing)

@@ -40,12 +40,12 @@ static void setup2d(moreau_row2d *base, const moreau_pair_law *pair, const morea
   r->sliding = c->state;
 }
 
-static void setup3d(moreau_row3d *base, const moreau_pair_law *pair, const moreau_law_contact *c)
+static void setup3d(moreau_row3d *base, const moreau_pair_law *pair, const moreau_law_contact *c, double target_t[2])
 {
   static_row3d *r = (static_row3d *)base;
-  base->target[0] = moreau_normal_target(c->gap, c->u_minus[0], pair->e_n, c->dt);
-  base->target[1] = -pair->e_t * c->u_minus[1];
-  base->target[2] = -pair->e_t * c->u_minus[2];
+  base->target_n = moreau_normal_target(c->gap, c->u_minus[0], pair->e_n, c->dt);
+  target_t[0] = -pair->e_t * c->u_minus[1];
+  target_t[1] = -pair->e_t * c->u_minus[2];
   base->mu = pair->mu;
   r->mu_stick = stick_coefficient(pair, c);
   r->sliding = c->state;
@@ -62,9 +62,11 @@ static inline void solve2d(static_row2d *c, int max_ratio, moreau_sweep_sums *s)
 static inline void solve3d(static_row3d *c, int max_ratio, moreau_sweep_sums *s)
 {
   double rhs[3], p[3];
-  moreau_row3d_rhs(&c->r, rhs);
-  *c->sliding = moreau_coulomb3d(&c->r, rhs, c->mu_stick, c->r.mu, p);
-  moreau_row3d_update(&c->r, p, max_ratio, s);
+  moreau_row3d_formed f;
+  moreau_row3d_form(&c->r, &f);
+  moreau_row3d_rhs(&c->r, &f, rhs);
+  *c->sliding = moreau_coulomb3d(&f, rhs, c->mu_stick, c->r.mu, p);
+  moreau_row3d_update(&c->r, &f, p, max_ratio, s);
 }
 
 MOREAU_LAW_SWEEP(sweep2d, static_row2d, solve2d, moreau_prefetch_sides, moreau_prefetch_nothing)

@@ -13,6 +13,30 @@ static void inv_inertia_apply(const double *I, double iso, const double *x, doub
     y[k] = iso * x[k];
 }
 
+/* The W of a row with an extra entry x (its arms, tensors and g set), in
+ * the frame e: W_ij = e_i . e_j (1/m_a + 1/m_b) + (c_a x e_i) . I_a^-1 (c_a x e_j)
+ * + (c_b x e_i) . I_b^-1 (c_b x e_j), plus (e_i . g)(e_j . g) for a side on a
+ * force-driven wall. */
+static void extra_W(const moreau_row3d *r, const double *const e[3], moreau_row3d_extra *x)
+{
+  const double ima = r->va[MOREAU_IM3D], iia = r->va[MOREAU_II3D], imb = r->vb[MOREAU_IM3D], iib = r->vb[MOREAU_II3D];
+  static const int ij[6][2] = {{0, 0}, {0, 1}, {0, 2}, {1, 1}, {1, 2}, {2, 2}};
+  double ca_x[9], cb_x[9], Ia_ca[9], Ib_cb[9];
+  for (int i = 0; i < 3; i++) {
+    moreau_cross3(x->ca, e[i], &ca_x[3 * i]);
+    moreau_cross3(x->cb, e[i], &cb_x[3 * i]);
+    inv_inertia_apply(x->Ia, iia, &ca_x[3 * i], &Ia_ca[3 * i]);
+    inv_inertia_apply(x->Ib, iib, &cb_x[3 * i], &Ib_cb[3 * i]);
+  }
+  for (int m = 0; m < 6; m++) {
+    int i = ij[m][0], j = ij[m][1];
+    double trans = i == j ? ima + imb : 0.0;
+    x->W[m] = trans + moreau_dot3(&ca_x[3 * i], &Ia_ca[3 * j]) + moreau_dot3(&cb_x[3 * i], &Ib_cb[3 * j]);
+    if (x->ga) x->W[m] += moreau_dot3(e[i], x->ga) * moreau_dot3(e[j], x->ga);
+    if (x->gb) x->W[m] += moreau_dot3(e[i], x->gb) * moreau_dot3(e[j], x->gb);
+  }
+}
+
 /* Builds the 3D sweep records and applies their impulses; contacts between two bodies of infinite mass
  * carry no force and get no record. */
 static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
@@ -35,9 +59,10 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     moreau_lid k = nlgs_build_contact(s, kk);
     moreau_row3d *r = nlgs_row(s, nrows);
     moreau_lid ia = c->a[k], ib = c->b[k];
-    double t[3], bn[3];
-    moreau_contact_frame(3, &c->normal[3 * k], t, bn);
-    const double *e[3] = {&c->normal[3 * k], t, bn};
+    moreau_row3d_formed f;
+    const double *n = &c->normal[3 * k];
+    moreau_contact_frame(3, n, f.t, f.s);
+    const double *e[3] = {n, f.t, f.s};
     /* Read before the record is written: u_minus may lie in the records'
      * buffer, under this record (moreau_nlgs_u_minus_space). */
     double u_minus[3];
@@ -47,12 +72,12 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     double ra, rb;
     moreau_contacts_radii(c, b, k, &ra, &rb);
     double r_eff = ra;
-    memcpy(r->n, e[0], sizeof(r->n));
-    memcpy(r->t, e[1], sizeof(r->t));
+    memcpy(r->n, n, sizeof(r->n));
+    memcpy(r->t, f.t, sizeof(r->t));
     r->va = nlgs_velocity(s, nlgs_side_entry(s, b, ia));
     if (nlgs_same_wall(b, ia, ib)) continue;
     /* The sides' tensors and g, kept in the row's extra entry (with the
-     * arms) only when there are any. */
+     * arms and W) only when there are any. */
     moreau_row3d_extra x = {.Ia = b->shape[ia] > 0 ? &s->inv_inertia6[6 * ia] : NULL,
                             .ga = b->glued[ia] ? nlgs_wall_glue(s, w, b->glued[ia] - 1) : NULL};
     if (ib >= 0) {
@@ -75,47 +100,39 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     r->x = NULL;
     if (x.Ia || x.Ib || x.ga || x.gb) {
       moreau_contacts_arms(c, b, k, x.ca, x.cb);
+      extra_W(r, e, &x);
       s->row_extra[nrows] = x;
       r->x = &s->row_extra[nrows];
     }
-    double ca[3], cb[3];
-    moreau_row3d_arms(r, ca, cb);
-    /* W_ij = e_i . e_j (1/m_a + 1/m_b) + (c_a x e_i) . I_a^-1 (c_a x e_j) + (c_b x e_i) . I_b^-1 (c_b x e_j),
-     * plus (e_i . g)(e_j . g) for a side on a force-driven wall. */
-    const double ima = r->va[MOREAU_IM3D], iia = r->va[MOREAU_II3D], imb = r->vb[MOREAU_IM3D], iib = r->vb[MOREAU_II3D];
-    static const int ij[6][2] = {{0, 0}, {0, 1}, {0, 2}, {1, 1}, {1, 2}, {2, 2}};
-    double ca_x[9], cb_x[9], Ia_ca[9], Ib_cb[9];
-    for (int i = 0; i < 3; i++) {
-      moreau_cross3(ca, e[i], &ca_x[3 * i]);
-      moreau_cross3(cb, e[i], &cb_x[3 * i]);
-      inv_inertia_apply(x.Ia, iia, &ca_x[3 * i], &Ia_ca[3 * i]);
-      inv_inertia_apply(x.Ib, iib, &cb_x[3 * i], &Ib_cb[3 * i]);
-    }
-    for (int m = 0; m < 6; m++) {
-      int i = ij[m][0], j = ij[m][1];
-      double trans = i == j ? ima + imb : 0.0;
-      r->W[m] = trans + moreau_dot3(&ca_x[3 * i], &Ia_ca[3 * j]) + moreau_dot3(&cb_x[3 * i], &Ib_cb[3 * j]);
-      if (x.ga) r->W[m] += moreau_dot3(e[i], x.ga) * moreau_dot3(e[j], x.ga);
-      if (x.gb) r->W[m] += moreau_dot3(e[i], x.gb) * moreau_dot3(e[j], x.gb);
-    }
+    moreau_row3d_form(r, &f);
     double cof[6];
-    moreau_sym3_cofactors(r->W, cof);
-    if (!(moreau_sym3_det(r->W, cof) > 0.0)) continue; /* the local solve needs W^-1 */
+    moreau_sym3_cofactors(f.W, cof);
+    if (!(moreau_sym3_det(f.W, cof) > 0.0)) continue; /* the local solve needs W^-1 */
 
     const moreau_pair_law *pair = moreau_materials_pair(prob->materials, b->material[ia], mat_b);
     moreau_law_contact lc = {c->gap[k], u_minus, prob->dt, r_eff,
                              c->state_width ? &c->state[(size_t)c->state_width * k] : NULL};
-    s->law->setup3d(r, pair, &lc);
+    double target_t[2];
+    s->law->setup3d(r, pair, &lc, target_t);
     /* The sweep reads b's own velocity; its image moves faster by vshift
      * (Lees-Edwards), which lowers what b's own velocity must reach. */
     const double *vs = moreau_contacts_vshift(c, k);
-    r->target[0] -= vs[0] * r->n[0] + vs[1] * r->n[1] + vs[2] * r->n[2];
-    r->target[1] -= vs[0] * r->t[0] + vs[1] * r->t[1] + vs[2] * r->t[2];
-    r->target[2] -= vs[0] * e[2][0] + vs[1] * e[2][1] + vs[2] * e[2][2];
+    r->target_n -= vs[0] * n[0] + vs[1] * n[1] + vs[2] * n[2];
+    target_t[0] -= vs[0] * f.t[0] + vs[1] * f.t[1] + vs[2] * f.t[2];
+    target_t[1] -= vs[0] * f.s[0] + vs[1] * f.s[1] + vs[2] * f.s[2];
+    /* Tangential targets other than 0 go to the extra entry, which a row
+     * of plain sides gets for them, with its arms and diagonal W. */
+    if (!r->x && (target_t[0] != 0.0 || target_t[1] != 0.0)) {
+      moreau_contacts_arms(c, b, k, x.ca, x.cb);
+      memcpy(x.W, f.W, sizeof(x.W));
+      s->row_extra[nrows] = x;
+      r->x = &s->row_extra[nrows];
+    }
+    if (r->x) memcpy(s->row_extra[nrows].target_t, target_t, sizeof(target_t));
     for (int i = 0; i < 3; i++)
       r->p[i] = c->force[3 * k + i] * prob->dt;
     /* The warm start's impulse goes to the bodies while they are in cache. */
-    moreau_row3d_apply(r, r->p);
+    moreau_row3d_apply(r, &f, r->p);
     s->row_contact[nrows] = k;
     nrows++;
   }

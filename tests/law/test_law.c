@@ -448,7 +448,8 @@ static void set_inverse_inertia(sphere3d *s, double inertia)
     s->Ib[k] = 0.0;
   }
   /* a's arm is c, the wall's 0 */
-  s->x = (moreau_row3d_extra){s->Ia, s->Ib, NULL, NULL, {s->c[0], s->c[1], s->c[2]}, {0.0, 0.0, 0.0}};
+  s->x =
+      (moreau_row3d_extra){s->Ia, s->Ib, NULL, NULL, {s->c[0], s->c[1], s->c[2]}, {0.0, 0.0, 0.0}, {0.0}, {0.0, 0.0}};
   r->x = &s->x;
 }
 
@@ -475,7 +476,8 @@ static void rel3d(const sphere3d *s, double *u)
 /* A sphere (m, radius rad, I = 2/5 m rad^2) touching the wall at c = rad n,
  * in an oblique frame: n = (1, 2, -2)/3, t = (2, 1, 2)/3, s = n x t. Its
  * lever arm is tangential only: W = diag(1/m, 1/m + rad^2/I, same) =
- * diag(1, 3.5, 3.5) / m. */
+ * diag(1, 3.5, 3.5) / m, which the row's extra entry holds with its
+ * tangential targets. */
 static void sphere_on_wall(sphere3d *s, double m, double rad, const double *v, const double *w)
 {
   static const double n[3] = {1.0 / 3, 2.0 / 3, -2.0 / 3}, t[3] = {2.0 / 3, 1.0 / 3, 2.0 / 3};
@@ -498,8 +500,8 @@ static void sphere_on_wall(sphere3d *s, double m, double rad, const double *v, c
   memcpy(r->t, s->e[1], sizeof(r->t));
   s->va[MOREAU_IM3D] = 1.0 / m;
   set_inverse_inertia(s, s->inertia);
-  r->W[0] = 1.0 / m;
-  r->W[3] = r->W[5] = 3.5 / m;
+  s->x.W[0] = 1.0 / m;
+  s->x.W[3] = s->x.W[5] = 3.5 / m;
 }
 
 /* The same wall and frame, but a body of inertia I touched at an arbitrary
@@ -508,8 +510,7 @@ static void sphere_on_wall(sphere3d *s, double m, double rad, const double *v, c
 static void body_on_wall(sphere3d *s, double m, double inertia, const double *c, const double *v, const double *w)
 {
   static const int ij[6][2] = {{0, 0}, {0, 1}, {0, 2}, {1, 1}, {1, 2}, {2, 2}};
-  moreau_row3d *r = &s->row;
-  double *W = r->W, c_x[9];
+  double *W = s->x.W, c_x[9];
   sphere_on_wall(s, m, 1.0, v, w);
   s->inertia = inertia;
   s->rad = 0.0;
@@ -552,7 +553,7 @@ static void setup3d(sphere3d *s, double mu, double e_n, double e_t, double gap, 
   double um[3];
   rel3d(s, um);
   moreau_law_contact c = {gap, um, dt, 1.0, NULL};
-  law()->setup3d(&s->row, &pair, &c);
+  law()->setup3d(&s->row, &pair, &c, s->x.target_t); /* the row has its extra entry */
 }
 
 static moreau_sweep_sums solve3d(sphere3d *s)
@@ -746,14 +747,14 @@ START_TEST(test_3d_noncentral)
       v[k] = 1.0 * s.e[0][k] + 0.8 * s.e[1][k] - 0.5 * s.e[2][k];
     }
     body_on_wall(&s, m, inertia, c, v, (double[3]){0.1, 0.2, -0.3});
-    ck_assert_msg(fabs(s.row.W[1]) > 0.1 && fabs(s.row.W[2]) > 0.1, "the fixture couples n and t: W_nt %g, W_ns %g",
-                  s.row.W[1], s.row.W[2]);
+    ck_assert_msg(fabs(s.x.W[1]) > 0.1 && fabs(s.x.W[2]) > 0.1, "the fixture couples n and t: W_nt %g, W_ns %g",
+                  s.x.W[1], s.x.W[2]);
     rel3d(&s, u0);
     ck_assert_msg(u0[0] < 0.0, "the fixture approaches: u_n- = %g", u0[0]);
     /* The sticking impulse, here: W^-1 (0 - u-). */
     for (int i = 0; i < 3; i++)
       rhs[i] = -u0[i];
-    sym_solve(s.row.W, rhs, p_stick);
+    sym_solve(s.x.W, rhs, p_stick);
     ck_assert_msg(p_stick[0] > 0.0, "the fixture presses");
     ck_assert_msg((hypot(p_stick[1], p_stick[2]) > mu * p_stick[0]) == slide, "the fixture %s",
                   slide ? "slides" : "sticks");
@@ -777,6 +778,68 @@ START_TEST(test_3d_noncentral)
                    "non-central sliding: slip opposite to the friction");
       ck_assert_msg((s.row.p[1] * p_stick[1] + s.row.p[2] * p_stick[2]) / (pt * st) < 0.999,
                     "non-central sliding: the fixture should turn the friction off the sticking direction");
+    }
+  }
+}
+END_TEST
+
+/* A row without an extra entry (two spheres, or a sphere and a plain wall)
+ * has s = n x t and its W formed in the sweep: W is the Delassus block of
+ * two bodies touched along n,
+ * W_ij = e_i . e_j (im_a + im_b) + ii_a (c_a x e_i) . (c_a x e_j) + ii_b (c_b x e_i) . (c_b x e_j),
+ * c_a = sa n, c_b = sb n, to rounding: random normals (axis-aligned ones
+ * too), masses, radii and gaps. */
+START_TEST(test_3d_formed_row)
+{
+  unsigned seed = 7;
+  for (int trial = 0; trial < 500; trial++) {
+    double va[8] = {0}, vb[8] = {0}, n[3], t[3], s[3];
+    double u[6];
+    for (int k = 0; k < 6; k++)
+      u[k] = (double)rand_r(&seed) / RAND_MAX;
+    const double th = 2.0 * M_PI * u[0], ph = trial % 10 ? M_PI * u[1] : 0.5 * M_PI * (trial % 3);
+    n[0] = sin(ph) * cos(th);
+    n[1] = sin(ph) * sin(th);
+    n[2] = cos(ph);
+    const int wall = trial % 4 == 0;
+    const double ra = 0.3 + u[2], rb = wall ? 0.0 : 0.3 + u[3], gap = 0.02 * (u[4] - 0.5);
+    va[MOREAU_IM3D] = 0.5 + u[5];
+    va[MOREAU_II3D] = va[MOREAU_IM3D] / (0.4 * ra * ra);
+    if (!wall) {
+      vb[MOREAU_IM3D] = 2.0 - u[5];
+      vb[MOREAU_II3D] = vb[MOREAU_IM3D] / (0.4 * rb * rb);
+    }
+    /* t: n x a, a the axis farthest from n, normalized */
+    double a[3] = {0, 0, 0}, len;
+    a[fabs(n[0]) < 0.5 ? 0 : (fabs(n[1]) < 0.5 ? 1 : 2)] = 1.0;
+    cross(n, a, t);
+    len = sqrt(dot(t, t));
+    for (int k = 0; k < 3; k++)
+      t[k] /= len;
+    cross(n, t, s);
+    moreau_row3d r = {.va = va, .vb = vb, .sa = ra + 0.5 * gap, .sb = wall ? 0.0 : -(rb + 0.5 * gap)};
+    memcpy(r.n, n, sizeof(n));
+    memcpy(r.t, t, sizeof(t));
+    moreau_row3d_formed f;
+    moreau_row3d_form(&r, &f);
+    ck_assert_msg(!memcmp(f.t, t, sizeof(t)) && !memcmp(f.s, s, sizeof(s)), "trial %d: the frame differs", trial);
+    const double *e[3] = {n, t, s};
+    double ca[3], cb[3], ca_x[9], cb_x[9];
+    for (int k = 0; k < 3; k++) {
+      ca[k] = r.sa * n[k];
+      cb[k] = r.sb * n[k];
+    }
+    for (int i = 0; i < 3; i++) {
+      cross(ca, e[i], &ca_x[3 * i]);
+      cross(cb, e[i], &cb_x[3 * i]);
+    }
+    static const int ij[6][2] = {{0, 0}, {0, 1}, {0, 2}, {1, 1}, {1, 2}, {2, 2}};
+    for (int m = 0; m < 6; m++) {
+      const int i = ij[m][0], j = ij[m][1];
+      const double W = dot(e[i], e[j]) * (va[MOREAU_IM3D] + vb[MOREAU_IM3D]) +
+                       va[MOREAU_II3D] * dot(&ca_x[3 * i], &ca_x[3 * j]) +
+                       vb[MOREAU_II3D] * dot(&cb_x[3 * i], &cb_x[3 * j]);
+      ck_assert_msg(fabs(f.W[m] - W) <= 1e-14 * f.W[3], "trial %d: W[%d] = %.17g, expected %.17g", trial, m, f.W[m], W);
     }
   }
 }
@@ -815,6 +878,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, test_2d_cone_edge);
   tcase_add_test(tc, test_3d_cone_edge);
   tcase_add_test(tc, test_3d_noncentral);
+  tcase_add_test(tc, test_3d_formed_row);
   suite_add_tcase(s, tc);
   status = moreau_test_run_suite(s);
   MPI_Finalize();

@@ -378,8 +378,8 @@ static void build3d(pair3d *p, const moreau_law *law, const moreau_pair_law *pai
   for (int side = 0; side < 2; side++)
     for (int k = 0; k < 6; k++)
       p->inv_inertia[side][k] = k == 0 || k == 3 || k == 5 ? p->ii[side] : 0.0;
-  p->x = (moreau_row3d_extra){p->inv_inertia[0],     p->inv_inertia[1],    NULL, NULL,
-                              {ca[0], ca[1], ca[2]}, {cb[0], cb[1], cb[2]}};
+  p->x = (moreau_row3d_extra){p->inv_inertia[0],     p->inv_inertia[1],     NULL,  NULL,
+                              {ca[0], ca[1], ca[2]}, {cb[0], cb[1], cb[2]}, {0.0}, {0.0, 0.0}};
   r->x = &p->x;
   double ca_x[9], cb_x[9];
   for (int i = 0; i < 3; i++) {
@@ -389,12 +389,12 @@ static void build3d(pair3d *p, const moreau_law *law, const moreau_pair_law *pai
   static const int ij[6][2] = {{0, 0}, {0, 1}, {0, 2}, {1, 1}, {1, 2}, {2, 2}};
   for (int m = 0; m < 6; m++) {
     int i = ij[m][0], j = ij[m][1];
-    r->W[m] = (i == j ? p->im[0] + p->im[1] : 0.0) + p->ii[0] * dot(&ca_x[3 * i], &ca_x[3 * j]) +
-              p->ii[1] * dot(&cb_x[3 * i], &cb_x[3 * j]);
+    p->x.W[m] = (i == j ? p->im[0] + p->im[1] : 0.0) + p->ii[0] * dot(&ca_x[3 * i], &ca_x[3 * j]) +
+                p->ii[1] * dot(&cb_x[3 * i], &cb_x[3 * j]);
   }
   rel3d(p, um, NULL);
   moreau_law_contact c = {gap, um, dt, p->rad[0] * p->rad[1] / (p->rad[0] + p->rad[1]), p->state};
-  law->setup3d(r, pair, &c);
+  law->setup3d(r, pair, &c, p->x.target_t); /* the row has its extra entry */
 }
 
 static void sweep3d(pair3d *p, const moreau_law *law)
@@ -473,7 +473,8 @@ START_TEST(test_rolling_3d_graphs)
                             .mu_o = 0.2 * moreau_rng_uniform(&rng)};
     build3d(&p, law, &pair, -1e-3, 1e-2);
     rel3d(&p, u0, NULL);
-    memcpy(tgt, row3d(&p)->target, sizeof(tgt));
+    tgt[0] = row3d(&p)->target_n;
+    memcpy(&tgt[1], p.x.target_t, 2 * sizeof(double));
     sweep3d(&p, law);
     rel3d(&p, u, om);
     const double *pf = row3d(&p)->p;

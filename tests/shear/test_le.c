@@ -5,7 +5,9 @@
  *   offset of the images at that time;
  * - two bodies in contact across the gradient face feel the velocity of the
  *   images: the collision equals that of the same pair in a plain periodic
- *   box where body 1 carries the image's extra velocity itself (1e-12);
+ *   box where body 1 carries the image's extra velocity itself (1e-12), in
+ *   2D and in 3D (where the image's velocity is a tangential target, which
+ *   the row keeps in its extra entry);
  * - a dilute sheared gas whose bodies cross the gradient faces keeps the
  *   imposed linear profile v_x = rate (y - L/2) (see below). */
 #include <math.h>
@@ -78,14 +80,14 @@ END_TEST
 /* Body 0 near the top, body 1 near the bottom under its image; both at rest
  * in their own frames but approaching along y. With Lees-Edwards at rate
  * the image of body 1 slides at rate L along x: the contact is a sliding,
- * frictional impact. */
-static moreau_err run_across(int le, double *state)
+ * frictional impact (in 3D, off centre along z too). */
+static moreau_err run_across(int dim, int le, double *state)
 {
-  const double len = 4.0, rate = 0.25, dt = 1e-2;
-  const double x0[3] = {2.0, 3.6, 0}, v0[3] = {0.0, 1.0, 0}, x1[3] = {2.1, 0.55, 0};
+  const double len = 4.0, rate = 0.25, dt = 1e-2, z = dim == 3 ? 2.0 : 0.0;
+  const double x0[3] = {2.0, 3.6, z}, v0[3] = {0.0, 1.0, 0}, x1[3] = {2.1, 0.55, z + 0.05 * (dim - 2)};
   double v1[3] = {le ? 0.0 : rate * len, -1.0, 0};
   moreau_sim *sim;
-  MOREAU_CALL(shear_sim_create(MPI_COMM_SELF, 2, len, 1, le, rate, dt, 0.4, 0.2, &sim));
+  MOREAU_CALL(shear_sim_create(MPI_COMM_SELF, dim, len, 1, le, rate, dt, 0.4, 0.2, &sim));
   MOREAU_CALL(scene_add_body(sim, 0, x0, v0, 0.4, 1.0, 0));
   MOREAU_CALL(scene_add_body(sim, 1, x1, v1, 0.4, 1.5, 0));
   MOREAU_CALL(moreau_sim_setup(sim, 0.0));
@@ -103,21 +105,26 @@ static moreau_err run_across(int le, double *state)
   return MOREAU_SUCCESS;
 }
 
-START_TEST(contact_across_face_feels_image_velocity)
+static void check_across(int dim)
 {
   double with_le[8], plain[8], worst = 0.0;
-  PAR_TRY(MPI_COMM_SELF, run_across(1, with_le));
-  PAR_TRY(MPI_COMM_SELF, run_across(0, plain));
+  PAR_TRY(MPI_COMM_SELF, run_across(dim, 1, with_le));
+  PAR_TRY(MPI_COMM_SELF, run_across(dim, 0, plain));
   for (int k = 0; k < 8; k++)
     worst = fmax(worst, fabs(with_le[k] - plain[k]));
-  printf("impact across the Lees-Edwards face: spins %.6g %.6g, vy %.6g %.6g; largest difference %.3g\n", with_le[2],
-         with_le[6], with_le[1], with_le[5], worst);
+  printf("%dD impact across the Lees-Edwards face: spins %.6g %.6g, vy %.6g %.6g; largest difference %.3g\n", dim,
+         with_le[2], with_le[6], with_le[1], with_le[5], worst);
   /* Friction acted (the sliding image spun both bodies) and they separated. */
   ck_assert_msg(fabs(with_le[2]) > 0.1 && fabs(with_le[6]) > 0.1, "no spin from the sliding contact: %g, %g",
                 with_le[2], with_le[6]);
   ck_assert_msg(with_le[1] < with_le[5], "the bodies did not separate: vy %g below, %g above", with_le[1], with_le[5]);
   ck_assert_msg(worst <= 1e-12, "Lees-Edwards and moving-image runs differ by %g", worst);
 }
+
+START_TEST(contact_across_face_feels_image_velocity) { check_across(2); }
+END_TEST
+
+START_TEST(contact_across_face_feels_image_velocity_3d) { check_across(3); }
 END_TEST
 
 /* A dilute gas of point-like disks (radius 1e-8: they never meet) with the
@@ -189,6 +196,7 @@ TCase *shear_le_case(void)
   TCase *tc = tcase_create("lees_edwards");
   tcase_add_test(tc, crossing_shifts_velocity_by_the_jump);
   tcase_add_test(tc, contact_across_face_feels_image_velocity);
+  tcase_add_test(tc, contact_across_face_feels_image_velocity_3d);
   tcase_add_test(tc, dilute_flow_keeps_linear_profile);
   return tc;
 }
