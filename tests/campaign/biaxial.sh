@@ -86,9 +86,11 @@ if $py "$tools/biaxial_eta.py" "$work/eta/out" x:"$work/eta/a" 2>"$work/eta.err"
   echo "biaxial_eta.py: a bad eta was accepted" >&2
   exit 1
 fi
-# The whole campaign, tiny.
+# The whole campaign, tiny. The rupture stress of 60 disks varies with the
+# rounding by a third or more (176 and 218 for two builds): the unconfined
+# run may load to 40 sigma0 before it must have broken.
 bash "$tools/biaxial.sh" -moreau "$moreau" -mpiexec "$mpiexec" -runs "$work/runs" -n 2 -bodies 60 -strain 0.02 -rate 0.5 \
-  -pressures 0,500,1000 -sizes volumes -sigma0 10 -load_rate 20 >"$work/campaign.out" 2>&1 || {
+  -pressures 0,500,1000 -sizes volumes -sigma0 10 -load_rate 20 -load_end 40 >"$work/campaign.out" 2>&1 || {
   cat "$work/campaign.out" >&2
   exit 1
 }
