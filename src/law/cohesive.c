@@ -96,16 +96,18 @@ static inline void solve2d(cohesive_row2d *c, int max_ratio, moreau_sweep_sums *
 {
   moreau_row2d *r = &c->r;
   double rn, rt, pn, pt;
-  moreau_row2d_rhs(r, &rn, &rt);
+  moreau_row2d_local f;
+  moreau_row2d_form(r, &f);
+  moreau_row2d_rhs(r, &f, &rn, &rt);
   if (c->stretched) {
-    pn = stretched_impulse(rn / r->Wnn, r->un_target, r->Wnn, c->shift);
+    pn = stretched_impulse(rn / f.Wnn, r->un_target, f.Wnn, c->shift);
     pt = 0.0;
   } else {
     /* W (p + shift e_n) = rhs + W shift e_n: the plain solve on the shifted impulse. */
-    moreau_coulomb2d(r, rn + r->Wnn * c->shift, rt + r->Wnt * c->shift, r->mu, r->mu, &pn, &pt);
+    moreau_coulomb2d(&f, rn + f.Wnn * c->shift, rt + f.Wnt * c->shift, r->mu, r->mu, &pn, &pt);
     pn -= c->shift;
   }
-  moreau_row2d_update(r, pn, pt, max_ratio, s);
+  moreau_row2d_update(r, &f, pn, pt, max_ratio, s);
   add_bond_scale(s, c->shift);
 }
 
@@ -129,7 +131,7 @@ static inline void solve3d(cohesive_row3d *c, int max_ratio, moreau_sweep_sums *
   add_bond_scale(s, c->shift);
 }
 
-MOREAU_LAW_SWEEP(sweep2d, cohesive_row2d, solve2d, moreau_prefetch_sides, moreau_prefetch_nothing)
+MOREAU_LAW_SWEEP(sweep2d, cohesive_row2d, solve2d, moreau_prefetch_sides2d, moreau_prefetch_nothing)
 MOREAU_LAW_SWEEP(sweep3d, cohesive_row3d, solve3d, moreau_prefetch_sides3d, moreau_prefetch_extra3d)
 
 const struct moreau_law_kernel moreau_law_cohesive = {.name = "cohesive",

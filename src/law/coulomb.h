@@ -16,15 +16,21 @@
 
 /* rn, rt such that W (pn, pt) = (rn, rt) makes the relative velocity reach
  * the targets, with the current velocities and impulses of the row. */
-static inline void moreau_row2d_rhs(const moreau_row2d *r, double *rn, double *rt)
+static inline __attribute__((always_inline)) void moreau_row2d_rhs(const moreau_row2d *r, const moreau_row2d_local *f,
+                                                                   double *rn, double *rt)
 {
   const double nx = r->nx, ny = r->ny, tx = -ny, ty = nx;
   const double dvx = r->vb[0] - r->va[0], dvy = r->vb[1] - r->va[1];
   const double wa = r->va[MOREAU_SPIN2D], wb = r->vb[MOREAU_SPIN2D];
-  const double un = nx * dvx + ny * dvy + wb * r->rb_n - wa * r->ra_n;
-  const double ut = tx * dvx + ty * dvy + wb * r->rb_t - wa * r->ra_t;
-  *rn = r->un_target - un + r->Wnn * r->pn + r->Wnt * r->pt;
-  *rt = r->ut_target - ut + r->Wnt * r->pn + r->Wtt * r->pt;
+  const double ut = tx * dvx + ty * dvy + wb * f->rb_t - wa * f->ra_t;
+  if (f->plain) {
+    *rn = r->un_target - (nx * dvx + ny * dvy) + f->Wnn * r->pn;
+    *rt = r->ut_target - ut + f->Wtt * r->pt;
+    return;
+  }
+  const double un = nx * dvx + ny * dvy + wb * f->rb_n - wa * f->ra_n;
+  *rn = r->un_target - un + f->Wnn * r->pn + f->Wnt * r->pt;
+  *rt = r->ut_target - ut + f->Wnt * r->pn + f->Wtt * r->pt;
 }
 
 /* The unilateral-Coulomb solution of W p = (rn, rt) (seed 000 eqs 32-35):
@@ -39,17 +45,29 @@ static inline void moreau_row2d_rhs(const moreau_row2d *r, double *rn, double *r
  * so does every step below with the plain disk formulas. If neither
  * direction is consistent (W_nt large against W_nn / mu), the frictionless
  * impulse keeps the contact closed. Returns whether the contact slides. */
-static inline int moreau_coulomb2d(const moreau_row2d *r, double rn, double rt, double mu_stick, double mu_slide,
-                                   double *pn_out, double *pt_out)
+static inline __attribute__((always_inline)) int moreau_coulomb2d(const moreau_row2d_local *f, double rn, double rt,
+                                                                  double mu_stick, double mu_slide, double *pn_out,
+                                                                  double *pt_out)
 {
   if (rn <= 0.0) {
     *pn_out = 0.0;
     *pt_out = 0.0;
     return 0;
   }
-  const double inv_det = 1.0 / (r->Wnn * r->Wtt - r->Wnt * r->Wnt); /* > 0: rows with a singular W are not built */
-  double pn = (r->Wtt * rn - r->Wnt * rt) * inv_det;
-  double pt = (r->Wnn * rt - r->Wnt * rn) * inv_det;
+  if (f->plain) {
+    /* The same steps with W_nt = 0: the sliding p_n is the sticking one. */
+    const double pn = rn / f->Wnn, pt = rt / f->Wtt;
+    *pn_out = pn;
+    if (fabs(pt) <= mu_stick * pn) {
+      *pt_out = pt;
+      return 0;
+    }
+    *pt_out = pt > 0.0 ? mu_slide * pn : -mu_slide * pn;
+    return 1;
+  }
+  const double inv_det = 1.0 / (f->Wnn * f->Wtt - f->Wnt * f->Wnt); /* > 0: rows with a singular W are not built */
+  double pn = (f->Wtt * rn - f->Wnt * rt) * inv_det;
+  double pt = (f->Wnn * rt - f->Wnt * rn) * inv_det;
   if (pn > 0.0 && fabs(pt) <= mu_stick * pn) {
     *pn_out = pn;
     *pt_out = pt;
@@ -57,30 +75,32 @@ static inline int moreau_coulomb2d(const moreau_row2d *r, double rn, double rt, 
   }
   double sgn = pt > 0.0 ? mu_slide : -mu_slide;
   for (int attempt = 0; attempt < 2; attempt++, sgn = -sgn) {
-    const double d = r->Wnn + sgn * r->Wnt;
+    const double d = f->Wnn + sgn * f->Wnt;
     if (!(d > 0.0)) continue;
     const double p = rn / d;
     /* The tangential velocity left, relative to its target, against p_t. */
-    const double slip = r->Wnt * p + r->Wtt * sgn * p - rt;
+    const double slip = f->Wnt * p + f->Wtt * sgn * p - rt;
     if (sgn * slip <= 0.0) {
       *pn_out = p;
       *pt_out = sgn * p;
       return 1;
     }
   }
-  *pn_out = rn / r->Wnn;
+  *pn_out = rn / f->Wnn;
   *pt_out = 0.0;
   return 1;
 }
 
 /* Sets the row's impulses to (pn, pt), applies the change to both sides and
  * adds it to the sweep's sums. */
-static inline void moreau_row2d_update(moreau_row2d *r, double pn, double pt, int max_ratio, moreau_sweep_sums *s)
+static inline __attribute__((always_inline)) void moreau_row2d_update(moreau_row2d *r, const moreau_row2d_local *f,
+                                                                      double pn, double pt, int max_ratio,
+                                                                      moreau_sweep_sums *s)
 {
   const double dn = pn - r->pn, dt = pt - r->pt;
   r->pn = pn;
   r->pt = pt;
-  moreau_row2d_apply(r, dn, dt);
+  moreau_row2d_apply(r, f, dn, dt);
   moreau_sweep_add(s, fabs(dn) + fabs(dt), fabs(pn) + fabs(pt), dn * dn + dt * dt, pn * pn + pt * pt, max_ratio);
 }
 

@@ -32,19 +32,37 @@ enum {
   MOREAU_II3D = 7
 };
 
+/* The lever arms of a 2D row's sides, (e_z x c) . n and . t with c from a
+ * side's centre of mass to the contact point, and its W (W^-1 is formed in
+ * the solve: its division costs less than its bytes): what the sweep forms
+ * of a row (moreau_row2d_form), and the extra entry of a row that has a
+ * cluster's side, whose arm is off n, or a force-driven wall's, whose g
+ * adds to W. */
+typedef struct {
+  double ra_n, ra_t, rb_n, rb_t;
+  double Wnn, Wnt, Wtt;
+  int plain; /* formed for arms along n (then ra_n = rb_n = W_nt = 0): the solve skips their terms */
+} moreau_row2d_local;
+typedef moreau_row2d_local moreau_row2d_extra;
+
 /* One contact as the 2D sweep sees it: everything the local solve reads
- * besides its bodies' entries, in one 128-byte record (two cache lines: the
- * records are 64-byte aligned), so that a randomly ordered sweep touches
- * few cache lines. */
+ * besides its bodies' entries, in 96 bytes, so that a randomly ordered
+ * sweep touches few cache lines (two). */
 typedef struct {
   double *va, *vb; /* each side's entry: velocity, spin, masses, g */
   double nx, ny;
-  double ra_n, ra_t, rb_n, rb_t; /* (e_z x c) . n and . t of each side */
-  double Wnn, Wnt, Wtt;          /* W^-1 is formed in the solve: its division costs less than its bytes */
-  double un_target, ut_target;   /* u+ that makes the mean velocity vanish */
+  /* The lever arms along n, ca = sa n and cb = sb n (sb = 0 for a wall), as
+   * a disk's are: then ra_n = rb_n = 0, ra_t = sa, rb_t = sb, and W is
+   * diagonal, which the sweep forms from the sides' masses (32 bytes a
+   * record less than the arms and W). */
+  double sa, sb;
+  const moreau_row2d_extra *x; /* NULL, or the arms and W of the row */
+  double un_target, ut_target; /* u+ that makes the mean velocity vanish */
   double mu;
   double pn, pt; /* impulses f dt */
 } moreau_row2d;
+
+_Static_assert(sizeof(moreau_row2d) == 96, "a 2D record is 96 bytes");
 
 /* What a 3D row needs besides its record when a side is not a plain
  * sphere or wall, or when its tangential targets are not zero: a cluster's
@@ -125,18 +143,43 @@ static inline void moreau_glue2d(double *v, double sign, double px, double py)
   if (g[0] != 0.0 || g[1] != 0.0) moreau_glue_add(v, g, sign * (px * g[0] + py * g[1]), 2);
 }
 
-/* Adds the impulse change (dn, dt) to both sides' velocities of a 2D row. */
-static inline void moreau_row2d_apply(moreau_row2d *r, double dn, double dt)
+/* The arms and W of a 2D row: its extra entry's, or those of arms along n,
+ * W = diag(m, m + ii_a sa^2 + ii_b sb^2), m = im_a + im_b. */
+static inline __attribute__((always_inline)) void moreau_row2d_form(const moreau_row2d *r, moreau_row2d_local *f)
+{
+  if (r->x) {
+    *f = *r->x;
+    f->plain = 0;
+    return;
+  }
+  const double m = r->va[MOREAU_IM2D] + r->vb[MOREAU_IM2D];
+  f->plain = 1;
+  f->ra_n = f->rb_n = f->Wnt = 0.0;
+  f->ra_t = r->sa;
+  f->rb_t = r->sb;
+  f->Wnn = m;
+  f->Wtt = m + r->va[MOREAU_II2D] * r->sa * r->sa + r->vb[MOREAU_II2D] * r->sb * r->sb;
+}
+
+/* Adds the impulse change (dn, dt) to both sides' velocities of a 2D row
+ * (f: moreau_row2d_form's). */
+static inline __attribute__((always_inline)) void moreau_row2d_apply(moreau_row2d *r, const moreau_row2d_local *f,
+                                                                     double dn, double dt)
 {
   const double nx = r->nx, ny = r->ny, tx = -ny, ty = nx;
   double *va = r->va, *vb = r->vb;
   const double ima = va[MOREAU_IM2D], iia = va[MOREAU_II2D], imb = vb[MOREAU_IM2D], iib = vb[MOREAU_II2D];
   va[0] -= ima * (dn * nx + dt * tx);
   va[1] -= ima * (dn * ny + dt * ty);
-  va[MOREAU_SPIN2D] -= iia * (r->ra_n * dn + r->ra_t * dt);
+  if (f->plain) {
+    va[MOREAU_SPIN2D] -= iia * (f->ra_t * dt);
+    vb[MOREAU_SPIN2D] += iib * (f->rb_t * dt);
+  } else {
+    va[MOREAU_SPIN2D] -= iia * (f->ra_n * dn + f->ra_t * dt);
+    vb[MOREAU_SPIN2D] += iib * (f->rb_n * dn + f->rb_t * dt);
+  }
   vb[0] += imb * dn * nx + imb * dt * tx;
   vb[1] += imb * dn * ny + imb * dt * ty;
-  vb[MOREAU_SPIN2D] += iib * (r->rb_n * dn + r->rb_t * dt);
   moreau_glue2d(va, -1.0, dn * nx + dt * tx, dn * ny + dt * ty);
   moreau_glue2d(vb, 1.0, dn * nx + dt * tx, dn * ny + dt * ty);
 }
@@ -353,6 +396,17 @@ static inline void moreau_prefetch_sides(const void *row)
   __builtin_prefetch(side[1], 1, 3);
 }
 
+/* The same for a 2D row, and its extra entry when it has one. */
+static inline __attribute__((always_inline)) void moreau_prefetch_sides2d(const void *row)
+{
+  const moreau_row2d *r = row;
+  moreau_prefetch_sides(row);
+  if (r->x) {
+    __builtin_prefetch(r->x, 0, 3);
+    __builtin_prefetch((const char *)(r->x + 1) - 1, 0, 3);
+  }
+}
+
 /* The same for a 3D row, and the entry of its extra sides (a cluster's
  * tensor, a force-driven wall's g, the arms) when it has one, both its
  * cache lines: the record, prefetched twice as far ahead, is in cache by
@@ -386,7 +440,7 @@ static inline __attribute__((always_inline)) void moreau_prefetch_nothing(const 
 
 /* A law's sweep loops; sides prefetches a row's table entries (and what
  * else its dimension's rows point to), deep what those point to, half as
- * far ahead: moreau_prefetch_sides and moreau_prefetch_nothing in 2D,
+ * far ahead: moreau_prefetch_sides2d and moreau_prefetch_nothing in 2D,
  * moreau_prefetch_sides3d and moreau_prefetch_extra3d in 3D. */
 #define MOREAU_SWEEP_LOOP(row_type, solve, sides, deep, max_ratio)                                                     \
   for (moreau_lid k = 0; k < a->n; k++) {                                                                              \

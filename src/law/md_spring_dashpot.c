@@ -55,7 +55,9 @@ static void setup3d(moreau_row3d *base, const moreau_pair_law *pair, const morea
 
 static inline void solve2d(md_row2d *c, int max_ratio, moreau_sweep_sums *s)
 {
-  moreau_row2d_update(&c->r, c->p[0], c->p[1], max_ratio, s);
+  moreau_row2d_local f;
+  moreau_row2d_form(&c->r, &f);
+  moreau_row2d_update(&c->r, &f, c->p[0], c->p[1], max_ratio, s);
 }
 
 static inline void solve3d(md_row3d *c, int max_ratio, moreau_sweep_sums *s)
@@ -65,7 +67,7 @@ static inline void solve3d(md_row3d *c, int max_ratio, moreau_sweep_sums *s)
   moreau_row3d_update(&c->r, &f, c->p, max_ratio, s);
 }
 
-MOREAU_LAW_SWEEP(sweep2d, md_row2d, solve2d, moreau_prefetch_sides, moreau_prefetch_nothing)
+MOREAU_LAW_SWEEP(sweep2d, md_row2d, solve2d, moreau_prefetch_sides2d, moreau_prefetch_nothing)
 MOREAU_LAW_SWEEP(sweep3d, md_row3d, solve3d, moreau_prefetch_sides3d, moreau_prefetch_extra3d)
 
 const struct moreau_law_kernel moreau_law_md_spring_dashpot = {.name = "md_spring_dashpot",

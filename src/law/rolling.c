@@ -55,8 +55,10 @@ static void setup2d(moreau_row2d *base, const moreau_pair_law *pair, const morea
   base->mu = pair->mu;
   r->m_r = pair->mu_r * c->r_eff;
   const double iia = base->va[MOREAU_II2D], iib = base->vb[MOREAU_II2D];
-  r->Wnq = iib * base->rb_n + iia * base->ra_n;
-  r->Wtq = iib * base->rb_t + iia * base->ra_t;
+  moreau_row2d_local f;
+  moreau_row2d_form(base, &f);
+  r->Wnq = iib * f.rb_n + iia * f.ra_n;
+  r->Wtq = iib * f.rb_t + iia * f.ra_t;
   r->Wqq = iib + iia;
   r->inv_r = 1.0 / c->r_eff;
   r->dt = c->dt;
@@ -157,13 +159,15 @@ static inline void solve2d(rolling_row2d *c, int max_ratio, moreau_sweep_sums *s
 {
   moreau_row2d *r = &c->r;
   double rhs[3], x[3];
-  moreau_row2d_rhs(r, &rhs[0], &rhs[1]);
+  moreau_row2d_local f;
+  moreau_row2d_form(r, &f);
+  moreau_row2d_rhs(r, &f, &rhs[0], &rhs[1]);
   if (!(c->m_r > 0.0)) { /* no rolling resistance: the plain law */
-    moreau_coulomb2d(r, rhs[0], rhs[1], r->mu, r->mu, &x[0], &x[1]);
-    moreau_row2d_update(r, x[0], x[1], max_ratio, s);
+    moreau_coulomb2d(&f, rhs[0], rhs[1], r->mu, r->mu, &x[0], &x[1]);
+    moreau_row2d_update(r, &f, x[0], x[1], max_ratio, s);
     return;
   }
-  const double W[3][3] = {{r->Wnn, r->Wnt, c->Wnq}, {r->Wnt, r->Wtt, c->Wtq}, {c->Wnq, c->Wtq, c->Wqq}};
+  const double W[3][3] = {{f.Wnn, f.Wnt, c->Wnq}, {f.Wnt, f.Wtt, c->Wtq}, {c->Wnq, c->Wtq, c->Wqq}};
   rhs[0] += c->Wnq * c->q;
   rhs[1] += c->Wtq * c->q;
   rhs[2] = -(r->vb[MOREAU_SPIN2D] - r->va[MOREAU_SPIN2D]) + c->Wnq * r->pn + c->Wtq * r->pt + c->Wqq * c->q;
@@ -173,7 +177,7 @@ static inline void solve2d(rolling_row2d *c, int max_ratio, moreau_sweep_sums *s
   r->va[MOREAU_SPIN2D] -= r->va[MOREAU_II2D] * dq;
   r->vb[MOREAU_SPIN2D] += r->vb[MOREAU_II2D] * dq;
   c->torque[0] = x[2] / c->dt;
-  moreau_row2d_update(r, x[0], x[1], max_ratio, s);
+  moreau_row2d_update(r, &f, x[0], x[1], max_ratio, s);
   s->dp += fabs(dq) * c->inv_r;
   s->p += fabs(x[2]) * c->inv_r;
   s->dp2 += dq * dq * c->inv_r * c->inv_r;
@@ -276,7 +280,7 @@ static inline void solve3d(rolling_row3d *c, int max_ratio, moreau_sweep_sums *s
   moreau_sweep_add(s, adp, ap, dp2, p2, max_ratio);
 }
 
-MOREAU_LAW_SWEEP(sweep2d, rolling_row2d, solve2d, moreau_prefetch_sides, moreau_prefetch_nothing)
+MOREAU_LAW_SWEEP(sweep2d, rolling_row2d, solve2d, moreau_prefetch_sides2d, moreau_prefetch_nothing)
 MOREAU_LAW_SWEEP(sweep3d, rolling_row3d, solve3d, moreau_prefetch_sides3d, moreau_prefetch_extra3d)
 
 const struct moreau_law_kernel moreau_law_rolling = {.name = "rolling",

@@ -25,9 +25,11 @@ static void setup3d(moreau_row3d *r, const moreau_pair_law *pair, const moreau_l
 static inline void solve2d(moreau_row2d *r, int max_ratio, moreau_sweep_sums *s)
 {
   double rn, rt, pn, pt;
-  moreau_row2d_rhs(r, &rn, &rt);
-  moreau_coulomb2d(r, rn, rt, r->mu, r->mu, &pn, &pt);
-  moreau_row2d_update(r, pn, pt, max_ratio, s);
+  moreau_row2d_local f;
+  moreau_row2d_form(r, &f);
+  moreau_row2d_rhs(r, &f, &rn, &rt);
+  moreau_coulomb2d(&f, rn, rt, r->mu, r->mu, &pn, &pt);
+  moreau_row2d_update(r, &f, pn, pt, max_ratio, s);
 }
 
 static inline __attribute__((always_inline)) void solve3d(moreau_row3d *r, int max_ratio, moreau_sweep_sums *sums)
@@ -40,7 +42,7 @@ static inline __attribute__((always_inline)) void solve3d(moreau_row3d *r, int m
   moreau_row3d_update(r, &f, p, max_ratio, sums);
 }
 
-MOREAU_LAW_SWEEP(sweep2d, moreau_row2d, solve2d, moreau_prefetch_sides, moreau_prefetch_nothing)
+MOREAU_LAW_SWEEP(sweep2d, moreau_row2d, solve2d, moreau_prefetch_sides2d, moreau_prefetch_nothing)
 MOREAU_LAW_SWEEP(sweep3d, moreau_row3d, solve3d, moreau_prefetch_sides3d, moreau_prefetch_extra3d)
 
 const struct moreau_law_kernel moreau_law_signorini_coulomb = {.name = "signorini_coulomb",

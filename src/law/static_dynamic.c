@@ -54,9 +54,11 @@ static void setup3d(moreau_row3d *base, const moreau_pair_law *pair, const morea
 static inline void solve2d(static_row2d *c, int max_ratio, moreau_sweep_sums *s)
 {
   double rn, rt, pn, pt;
-  moreau_row2d_rhs(&c->r, &rn, &rt);
-  *c->sliding = moreau_coulomb2d(&c->r, rn, rt, c->mu_stick, c->r.mu, &pn, &pt);
-  moreau_row2d_update(&c->r, pn, pt, max_ratio, s);
+  moreau_row2d_local f;
+  moreau_row2d_form(&c->r, &f);
+  moreau_row2d_rhs(&c->r, &f, &rn, &rt);
+  *c->sliding = moreau_coulomb2d(&f, rn, rt, c->mu_stick, c->r.mu, &pn, &pt);
+  moreau_row2d_update(&c->r, &f, pn, pt, max_ratio, s);
 }
 
 static inline void solve3d(static_row3d *c, int max_ratio, moreau_sweep_sums *s)
@@ -69,7 +71,7 @@ static inline void solve3d(static_row3d *c, int max_ratio, moreau_sweep_sums *s)
   moreau_row3d_update(&c->r, &f, p, max_ratio, s);
 }
 
-MOREAU_LAW_SWEEP(sweep2d, static_row2d, solve2d, moreau_prefetch_sides, moreau_prefetch_nothing)
+MOREAU_LAW_SWEEP(sweep2d, static_row2d, solve2d, moreau_prefetch_sides2d, moreau_prefetch_nothing)
 MOREAU_LAW_SWEEP(sweep3d, static_row3d, solve3d, moreau_prefetch_sides3d, moreau_prefetch_extra3d)
 
 const struct moreau_law_kernel moreau_law_static_dynamic = {.name = "static_dynamic",

@@ -66,6 +66,7 @@ moreau_err moreau_nlgs_destroy(moreau_nlgs **nlgs)
   moreau_free(&s->row_saved);
   moreau_free(&s->row_contact);
   moreau_free(&s->row_extra);
+  moreau_free(&s->row_extra2d);
   moreau_free(&s->order);
   moreau_free(&s->contact_perm);
   moreau_free(&s->visit);
@@ -178,6 +179,9 @@ static moreau_err reserve_rows(moreau_nlgs *s, moreau_lid nrows)
     if (s->dim == 3) {
       moreau_free(&s->row_extra);
       MOREAU_CALL(moreau_malloc((size_t)cap * sizeof(*s->row_extra), &s->row_extra));
+    } else {
+      moreau_free(&s->row_extra2d);
+      MOREAU_CALL(moreau_malloc((size_t)cap * sizeof(*s->row_extra2d), &s->row_extra2d));
     }
     MOREAU_CALL(moreau_realloc((size_t)cap * sizeof(moreau_lid), &s->order));
     MOREAU_CALL(moreau_realloc((size_t)cap * sizeof(moreau_lid), &s->visit));

@@ -35,9 +35,11 @@ struct moreau_nlgs {
   void *rows;
   void *row_saved;         /* one record: the law residual's undo (nlgs_residual.c) */
   moreau_lid *row_contact; /* contact index of each row */
-  /* 3D: row i's extra entry (moreau_row3d_extra), written only for rows
-   * with a cluster or a force-driven wall: the pages of a run of spheres
-   * are never touched, and cost no memory. */
+  /* Row i's extra entry (moreau_row2d_extra, moreau_row3d_extra), written
+   * only for rows with a cluster or a force-driven wall (in 3D also for
+   * rows with tangential targets): the pages of a run of plain disks or
+   * spheres are never touched, and cost no memory. */
+  moreau_row2d_extra *row_extra2d;
   moreau_row3d_extra *row_extra;
   moreau_lid *order; /* the rows, edge group first (nlgs.c) */
   moreau_nlgs_order order_kind;

@@ -1,5 +1,34 @@
 #include "nlgs_private.h"
 
+/* The arms and W of a row with a cluster's side or a force-driven wall's
+ * (its sides' entries set): W = (1/m_a + 1/m_b) I + the arms' terms, plus
+ * (e_i . g)(e_j . g) for a side on a force-driven wall. */
+static moreau_row2d_extra extra2d(const moreau_row2d *r, const moreau_contacts *c, const moreau_bodies *b, moreau_lid k,
+                                  const double *n)
+{
+  const double tx = -n[1], ty = n[0];
+  double ca[3], cb[3];
+  moreau_row2d_extra x;
+  moreau_contacts_arms(c, b, k, ca, cb);
+  x.ra_n = -ca[1] * n[0] + ca[0] * n[1];
+  x.ra_t = -ca[1] * tx + ca[0] * ty;
+  x.rb_n = c->b[k] >= 0 ? -cb[1] * n[0] + cb[0] * n[1] : 0.0;
+  x.rb_t = c->b[k] >= 0 ? -cb[1] * tx + cb[0] * ty : 0.0;
+  const double ima = r->va[MOREAU_IM2D], iia = r->va[MOREAU_II2D], imb = r->vb[MOREAU_IM2D], iib = r->vb[MOREAU_II2D];
+  x.Wnn = ima + imb + iia * x.ra_n * x.ra_n + iib * x.rb_n * x.rb_n;
+  x.Wtt = ima + imb + iia * x.ra_t * x.ra_t + iib * x.rb_t * x.rb_t;
+  x.Wnt = iia * x.ra_n * x.ra_t + iib * x.rb_n * x.rb_t;
+  for (int side = 0; side < 2; side++) {
+    const double *g = (side ? r->vb : r->va) + MOREAU_G2D;
+    if (g[0] == 0.0 && g[1] == 0.0) continue;
+    double gn = g[0] * n[0] + g[1] * n[1], gt = g[0] * tx + g[1] * ty;
+    x.Wnn += gn * gn;
+    x.Wtt += gt * gt;
+    x.Wnt += gn * gt;
+  }
+  return x;
+}
+
 /* Builds the 2D sweep records and applies their impulses; contacts between two bodies of infinite mass
  * carry no force and get no record. */
 static moreau_lid build2d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
@@ -24,45 +53,37 @@ static moreau_lid build2d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     nlgs_frame_components(&prob->u_minus[3 * k], (const double *const[3]){n, t, ez}, u_minus);
     int mat_b;
     /* The reduced radius of the two contactors that touch (a wall: a's). */
-    double ra, rb, ca[3], cb[3];
+    double ra, rb;
     moreau_contacts_radii(c, b, k, &ra, &rb);
-    if (c->ca)
-      moreau_contacts_arms(c, b, k, ca, cb);
-    else
-      moreau_contacts_plain_arms(c, k, ra, rb, ca, cb);
     double r_eff = ra;
     r->nx = n[0];
     r->ny = n[1];
-    r->ra_n = -ca[1] * n[0] + ca[0] * n[1];
-    r->ra_t = -ca[1] * tx + ca[0] * ty;
     if (nlgs_same_wall(b, ia, ib)) continue;
     r->va = nlgs_velocity(s, nlgs_side_entry(s, b, ia));
+    int shaped = b->shape[ia] > 0;
     if (ib >= 0) {
       r->vb = nlgs_velocity(s, nlgs_side_entry(s, b, ib));
-      r->rb_n = -cb[1] * n[0] + cb[0] * n[1];
-      r->rb_t = -cb[1] * tx + cb[0] * ty;
+      shaped |= b->shape[ib] > 0;
       mat_b = b->material[ib];
       r_eff = ra * rb / (ra + rb);
     } else {
       int iw = -(ib + 1);
       r->vb = nlgs_velocity(s, s->vel_walls + iw);
-      r->rb_n = r->rb_t = 0.0;
       mat_b = w->material[iw];
     }
-    const double ima = r->va[MOREAU_IM2D], iia = r->va[MOREAU_II2D], imb = r->vb[MOREAU_IM2D], iib = r->vb[MOREAU_II2D];
-    r->Wnn = ima + imb + iia * r->ra_n * r->ra_n + iib * r->rb_n * r->rb_n;
-    r->Wtt = ima + imb + iia * r->ra_t * r->ra_t + iib * r->rb_t * r->rb_t;
-    r->Wnt = iia * r->ra_n * r->ra_t + iib * r->rb_n * r->rb_t;
-    /* A force-driven wall (or a grain of it) moves along N: + (e_i . g)(e_j . g). */
-    for (int side = 0; side < 2; side++) {
-      const double *g = (side ? r->vb : r->va) + MOREAU_G2D;
-      if (g[0] == 0.0 && g[1] == 0.0) continue;
-      double gn = g[0] * n[0] + g[1] * n[1], gt = g[0] * tx + g[1] * ty;
-      r->Wnn += gn * gn;
-      r->Wtt += gt * gt;
-      r->Wnt += gn * gt;
+    /* A disk's arm runs along n (moreau_contacts_arms). */
+    const double half_gap = 0.5 * c->gap[k];
+    r->sa = ra + half_gap;
+    r->sb = ib >= 0 ? -(rb + half_gap) : 0.0;
+    r->x = NULL;
+    const double *ga = r->va + MOREAU_G2D, *gb = r->vb + MOREAU_G2D;
+    if (shaped || ga[0] != 0.0 || ga[1] != 0.0 || gb[0] != 0.0 || gb[1] != 0.0) {
+      s->row_extra2d[nrows] = extra2d(r, c, b, k, n);
+      r->x = &s->row_extra2d[nrows];
     }
-    if (!(r->Wnn * r->Wtt - r->Wnt * r->Wnt > 0.0)) continue; /* the local solve needs W^-1 */
+    moreau_row2d_local f;
+    moreau_row2d_form(r, &f);
+    if (!(f.Wnn * f.Wtt - f.Wnt * f.Wnt > 0.0)) continue; /* the local solve needs W^-1 */
 
     const moreau_pair_law *pair = moreau_materials_pair(prob->materials, b->material[ia], mat_b);
     moreau_law_contact lc = {c->gap[k], u_minus, prob->dt, r_eff,
@@ -76,7 +97,7 @@ static moreau_lid build2d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     r->pn = c->force[3 * k] * prob->dt;
     r->pt = c->force[3 * k + 1] * prob->dt;
     /* The warm start's impulse goes to the bodies while they are in cache. */
-    moreau_row2d_apply(r, r->pn, r->pt);
+    moreau_row2d_apply(r, &f, r->pn, r->pt);
     s->row_contact[nrows] = k;
     nrows++;
   }

@@ -60,10 +60,11 @@ static moreau_sweep_sums sweep3d(moreau_row3d *rows, const moreau_lid *order, mo
 
 typedef struct {
   double m, inertia;
-  double n[2], t[2]; /* t = n rotated by +90 degrees */
-  double c[2];       /* from the centre of a to the contact point */
-  double va[8];      /* a's entry of the solve's table: velocity, spin, inverse mass and inertia, g */
-  double vb[8];      /* the wall: at rest, no mass */
+  double n[2], t[2];    /* t = n rotated by +90 degrees */
+  double c[2];          /* from the centre of a to the contact point */
+  double va[8];         /* a's entry of the solve's table: velocity, spin, inverse mass and inertia, g */
+  double vb[8];         /* the wall: at rest, no mass */
+  moreau_row2d_extra x; /* the row's arms and W (the general path of the solve) */
   moreau_row2d row;
 } disk2d;
 
@@ -77,7 +78,7 @@ static void rel2d(const disk2d *d, double *un, double *ut)
 }
 
 /* The row of d: lever arms (e_z x c) . n and . t, and W from the masses and
- * lever arms (the wall adds nothing). */
+ * lever arms (the wall adds nothing), in the row's extra entry. */
 static void build2d(disk2d *d, double m, double inertia, double angle, const double c[2], double va_x, double va_y,
                     double wa)
 {
@@ -98,12 +99,13 @@ static void build2d(disk2d *d, double m, double inertia, double angle, const dou
   r->vb = d->vb;
   r->nx = d->n[0];
   r->ny = d->n[1];
-  r->ra_n = -c[1] * d->n[0] + c[0] * d->n[1];
-  r->ra_t = -c[1] * d->t[0] + c[0] * d->t[1];
+  r->x = &d->x;
+  d->x.ra_n = -c[1] * d->n[0] + c[0] * d->n[1];
+  d->x.ra_t = -c[1] * d->t[0] + c[0] * d->t[1];
   const double ima = d->va[MOREAU_IM2D] = 1.0 / m, iia = d->va[MOREAU_II2D] = inertia > 0.0 ? 1.0 / inertia : 0.0;
-  r->Wnn = ima + iia * r->ra_n * r->ra_n;
-  r->Wtt = ima + iia * r->ra_t * r->ra_t;
-  r->Wnt = iia * r->ra_n * r->ra_t;
+  d->x.Wnn = ima + iia * d->x.ra_n * d->x.ra_n;
+  d->x.Wtt = ima + iia * d->x.ra_t * d->x.ra_t;
+  d->x.Wnt = iia * d->x.ra_n * d->x.ra_t;
 }
 
 /* A disk of radius rad touching the wall at c = rad n, so its lever arm is
@@ -235,13 +237,14 @@ static void check_sliding(disk2d *d, double mu, const char *what)
 {
   double un0, ut0, un, ut, v0[2] = {d->va[0], d->va[1]}, w0 = d->va[2];
   const moreau_row2d *r = &d->row;
+  const moreau_row2d_extra *x = &d->x;
   char msg[128];
   rel2d(d, &un0, &ut0);
   ck_assert_msg(un0 < 0.0, "%s: the fixture approaches: u_n- = %g", what, un0);
   /* The sticking solution must be outside the cone for the case to slide. */
   {
-    const double inv_det = 1.0 / (r->Wnn * r->Wtt - r->Wnt * r->Wnt);
-    double pn_s = (r->Wtt * -un0 - r->Wnt * -ut0) * inv_det, pt_s = (r->Wnn * -ut0 - r->Wnt * -un0) * inv_det;
+    const double inv_det = 1.0 / (x->Wnn * x->Wtt - x->Wnt * x->Wnt);
+    double pn_s = (x->Wtt * -un0 - x->Wnt * -ut0) * inv_det, pt_s = (x->Wnn * -ut0 - x->Wnt * -un0) * inv_det;
     ck_assert_msg(pn_s > 0.0 && fabs(pt_s) > mu * pn_s, "%s: the fixture slides (%g, %g)", what, pn_s, pt_s);
   }
   setup2d(d, mu, 0.0, 0.0, 0.0, 0.01);
@@ -251,7 +254,7 @@ static void check_sliding(disk2d *d, double mu, const char *what)
   snprintf(msg, sizeof(msg), "%s: u_n+ on the normal target", what);
   EXPECT_CLOSE(un, 0.0, TOL, msg);
   snprintf(msg, sizeof(msg), "%s: pn from the normal row with pt = -sign(u_t) mu pn", what);
-  EXPECT_REL(r->pn, -un0 / (r->Wnn - sgn * mu * r->Wnt), msg);
+  EXPECT_REL(r->pn, -un0 / (x->Wnn - sgn * mu * x->Wnt), msg);
   snprintf(msg, sizeof(msg), "%s: |pt| = mu pn", what);
   EXPECT_REL(fabs(r->pt), mu * r->pn, msg);
   ck_assert_msg(r->pt * ut0 < 0.0, "%s: pt = %g does not oppose the slip u_t- = %g", what, r->pt, ut0);
@@ -274,7 +277,7 @@ START_TEST(test_sliding)
   {
     const double c[2] = {0.3, -0.4};
     build2d(&d, 1.0, 0.08, -M_PI / 2, c, 4.0, -1.0, 0.0);
-    ck_assert(d.row.Wnt != 0.0);
+    ck_assert(d.x.Wnt != 0.0);
     check_sliding(&d, 0.3, "non-central, sliding +x");
     build2d(&d, 1.0, 0.08, -M_PI / 2, c, -4.0, -3.0, 0.0);
     check_sliding(&d, 0.3, "non-central, sliding -x");
@@ -381,8 +384,8 @@ static void disks_on_b_build(disks_on_b *f)
     setup2d(&f->a[i], 0.3, 0.0, 0.0, 0.0, 0.01); /* B at rest: its targets are the wall's */
     moreau_row2d *r = &f->a[i].row;
     r->vb = f->vb;
-    r->Wnn += inv_mass_b;
-    r->Wtt += inv_mass_b;
+    f->a[i].x.Wnn += inv_mass_b;
+    f->a[i].x.Wtt += inv_mass_b;
     f->rows[i] = *r;
   }
 }
@@ -845,6 +848,52 @@ START_TEST(test_3d_formed_row)
 }
 END_TEST
 
+/* The same in 2D: a row without an extra entry forms its arms,
+ * (e_z x c) . n = 0 and (e_z x c) . t = sa (sb) for c = sa n (sb n), and W
+ * from them, W_nn = im_a + im_b + ii_a ra_n^2 + ii_b rb_n^2, W_tt the same
+ * with the t arms, W_nt = ii_a ra_n ra_t + ii_b rb_n rb_t, to rounding. */
+START_TEST(test_2d_formed_row)
+{
+  unsigned seed = 5;
+  for (int trial = 0; trial < 500; trial++) {
+    double va[8] = {0}, vb[8] = {0}, u[6];
+    for (int k = 0; k < 6; k++)
+      u[k] = (double)rand_r(&seed) / RAND_MAX;
+    const double angle = trial % 10 ? 2.0 * M_PI * u[0] : 0.5 * M_PI * (trial % 4);
+    const double n[2] = {cos(angle), sin(angle)}, t[2] = {-n[1], n[0]};
+    const int wall = trial % 4 == 0;
+    const double ra = 0.3 + u[2], rb = wall ? 0.0 : 0.3 + u[3], gap = 0.02 * (u[4] - 0.5);
+    va[MOREAU_IM2D] = 0.5 + u[5];
+    va[MOREAU_II2D] = va[MOREAU_IM2D] / (0.5 * ra * ra);
+    if (!wall) {
+      vb[MOREAU_IM2D] = 2.0 - u[5];
+      vb[MOREAU_II2D] = vb[MOREAU_IM2D] / (0.5 * rb * rb);
+    }
+    moreau_row2d r = {
+        .va = va, .vb = vb, .nx = n[0], .ny = n[1], .sa = ra + 0.5 * gap, .sb = wall ? 0.0 : -(rb + 0.5 * gap)};
+    moreau_row2d_local f;
+    moreau_row2d_form(&r, &f);
+    const double ca[2] = {r.sa * n[0], r.sa * n[1]}, cb[2] = {r.sb * n[0], r.sb * n[1]};
+    const double ra_n = -ca[1] * n[0] + ca[0] * n[1], ra_t = -ca[1] * t[0] + ca[0] * t[1];
+    const double rb_n = -cb[1] * n[0] + cb[0] * n[1], rb_t = -cb[1] * t[0] + cb[0] * t[1];
+    const double m = va[MOREAU_IM2D] + vb[MOREAU_IM2D], iia = va[MOREAU_II2D], iib = vb[MOREAU_II2D];
+    const double expected[7] = {ra_n,
+                                ra_t,
+                                rb_n,
+                                rb_t,
+                                m + iia * ra_n * ra_n + iib * rb_n * rb_n,
+                                iia * ra_n * ra_t + iib * rb_n * rb_t,
+                                m + iia * ra_t * ra_t + iib * rb_t * rb_t};
+    const double got[7] = {f.ra_n, f.ra_t, f.rb_n, f.rb_t, f.Wnn, f.Wnt, f.Wtt};
+    for (int i = 0; i < 7; i++) {
+      const double scale = i < 4 ? 2.0 : f.Wtt;
+      ck_assert_msg(fabs(got[i] - expected[i]) <= 1e-14 * scale, "trial %d: entry %d = %.17g, expected %.17g", trial, i,
+                    got[i], expected[i]);
+    }
+  }
+}
+END_TEST
+
 START_TEST(test_registry)
 {
   const moreau_law *l = moreau_law_find("signorini_coulomb");
@@ -879,6 +928,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, test_3d_cone_edge);
   tcase_add_test(tc, test_3d_noncentral);
   tcase_add_test(tc, test_3d_formed_row);
+  tcase_add_test(tc, test_2d_formed_row);
   suite_add_tcase(s, tc);
   status = moreau_test_run_suite(s);
   MPI_Finalize();

@@ -40,7 +40,8 @@ typedef struct {
   double v[2][8];      /* each side's entry of the solve's table: velocity, spin, inverse mass and inertia, g */
   double n[2], t[2];
   double state[3];
-  double buf[64]; /* the law's record (at most 512 bytes) */
+  moreau_row2d_extra x; /* the row's arms and W */
+  double buf[64];       /* the law's record (at most 512 bytes) */
 } pair2d;
 
 static moreau_row2d *row2d(pair2d *p) { return (moreau_row2d *)p->buf; }
@@ -71,17 +72,19 @@ static void build2d(pair2d *p, const moreau_law *law, const moreau_pair_law *pai
   r->vb = p->v[1];
   r->nx = p->n[0];
   r->ny = p->n[1];
-  r->ra_n = -p->c[0][1] * p->n[0] + p->c[0][0] * p->n[1];
-  r->ra_t = -p->c[0][1] * p->t[0] + p->c[0][0] * p->t[1];
-  r->rb_n = -p->c[1][1] * p->n[0] + p->c[1][0] * p->n[1];
-  r->rb_t = -p->c[1][1] * p->t[0] + p->c[1][0] * p->t[1];
+  moreau_row2d_extra *x = &p->x;
+  r->x = x;
+  x->ra_n = -p->c[0][1] * p->n[0] + p->c[0][0] * p->n[1];
+  x->ra_t = -p->c[0][1] * p->t[0] + p->c[0][0] * p->t[1];
+  x->rb_n = -p->c[1][1] * p->n[0] + p->c[1][0] * p->n[1];
+  x->rb_t = -p->c[1][1] * p->t[0] + p->c[1][0] * p->t[1];
   for (int side = 0; side < 2; side++) {
     p->v[side][MOREAU_IM2D] = p->im[side];
     p->v[side][MOREAU_II2D] = p->ii[side];
   }
-  r->Wnn = p->im[0] + p->im[1] + p->ii[0] * r->ra_n * r->ra_n + p->ii[1] * r->rb_n * r->rb_n;
-  r->Wtt = p->im[0] + p->im[1] + p->ii[0] * r->ra_t * r->ra_t + p->ii[1] * r->rb_t * r->rb_t;
-  r->Wnt = p->ii[0] * r->ra_n * r->ra_t + p->ii[1] * r->rb_n * r->rb_t;
+  x->Wnn = p->im[0] + p->im[1] + p->ii[0] * x->ra_n * x->ra_n + p->ii[1] * x->rb_n * x->rb_n;
+  x->Wtt = p->im[0] + p->im[1] + p->ii[0] * x->ra_t * x->ra_t + p->ii[1] * x->rb_t * x->rb_t;
+  x->Wnt = p->ii[0] * x->ra_n * x->ra_t + p->ii[1] * x->rb_n * x->rb_t;
   rel2d(p, um, NULL);
   moreau_law_contact c = {gap, um, dt, r_eff, p->state};
   law->setup2d(r, pair, &c);
