@@ -396,29 +396,30 @@ static inline void moreau_prefetch_sides(const void *row)
   __builtin_prefetch(side[1], 1, 3);
 }
 
+/* Prefetches every cache line of an extra entry of `bytes` at x, if any
+ * (the entries are not line-aligned: the last byte may lie a line further). */
+static inline __attribute__((always_inline)) void moreau_prefetch_entry(const void *x, size_t bytes)
+{
+  if (!x) return;
+  for (size_t off = 0; off < bytes; off += 64)
+    __builtin_prefetch((const char *)x + off, 0, 3);
+  __builtin_prefetch((const char *)x + bytes - 1, 0, 3);
+}
+
 /* The same for a 2D row, and its extra entry when it has one. */
 static inline __attribute__((always_inline)) void moreau_prefetch_sides2d(const void *row)
 {
-  const moreau_row2d *r = row;
   moreau_prefetch_sides(row);
-  if (r->x) {
-    __builtin_prefetch(r->x, 0, 3);
-    __builtin_prefetch((const char *)(r->x + 1) - 1, 0, 3);
-  }
+  moreau_prefetch_entry(((const moreau_row2d *)row)->x, sizeof(moreau_row2d_extra));
 }
 
 /* The same for a 3D row, and the entry of its extra sides (a cluster's
- * tensor, a force-driven wall's g, the arms) when it has one, both its
- * cache lines: the record, prefetched twice as far ahead, is in cache by
- * now. */
+ * tensor, a force-driven wall's g, the arms) when it has one: the record,
+ * prefetched twice as far ahead, is in cache by now. */
 static inline __attribute__((always_inline)) void moreau_prefetch_sides3d(const void *row)
 {
-  const moreau_row3d *r = row;
   moreau_prefetch_sides(row);
-  if (r->x) {
-    __builtin_prefetch(r->x, 0, 3);
-    __builtin_prefetch((const char *)(r->x + 1) - 1, 0, 3);
-  }
+  moreau_prefetch_entry(((const moreau_row3d *)row)->x, sizeof(moreau_row3d_extra));
 }
 
 /* What the extra entry points to (a cluster's tensor, a wall's g), half as
