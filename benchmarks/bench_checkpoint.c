@@ -159,6 +159,7 @@ int main(int argc, char **argv)
 {
   bench_args a;
   moreau_err err;
+  moreau_malloc_defaults();
   MPI_Init(&argc, &argv);
   if (!parse(argc, argv, &a)) {
     fprintf(stderr, "usage: bench_checkpoint [-n bodies] [-sweeps k] [-repeats r] [-dir DIR]\n");

@@ -339,6 +339,7 @@ int main(int argc, char **argv)
   moreau_sim *sim = NULL;
   moreau_err err, destroy_err;
   MPI_Comm comm;
+  moreau_malloc_defaults();
   if (moreau_app_register_options() || moreau_options_register("Benchmark", bench_options)) return 1;
   if (PetscInitialize(&argc, &argv, NULL, NULL)) return 1;
   comm = PETSC_COMM_WORLD;

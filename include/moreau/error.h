@@ -84,6 +84,12 @@ MOREAU_MUST_CHECK moreau_err moreau_realloc(size_t bytes, void *ptr_inout);
  * pages where the kernel gives them. */
 MOREAU_MUST_CHECK moreau_err moreau_malloc_lines(size_t bytes, void *ptr_out);
 void moreau_free(void *ptr_inout);
+/* Gives glibc's malloc back its defaults: blocks from 128 KiB on in their
+ * own mappings, and the freed top of the heap returned to the system. A
+ * library the PETSc package links (SuperLU_dist) turns both off as it loads,
+ * so every array freed stayed resident and a large array's untouched
+ * capacity counted too. The program calls this before it allocates. */
+void moreau_malloc_defaults(void);
 
 #pragma GCC visibility pop
 

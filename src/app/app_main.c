@@ -312,6 +312,7 @@ int moreau_app_main(int argc, char **argv)
   int trace = 0, code, stopped = 0, agreed = 0;
   MPI_Comm comm;
 
+  moreau_malloc_defaults();
   if (moreau_app_register_options()) return MOREAU_ERR_INTERNAL;
   /* MPI starts before PETSc so that the checks below can talk; PETSc then
    * leaves MPI_Finalize to us. */

@@ -1,5 +1,6 @@
 #include "moreau/error.h"
 
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,6 +98,14 @@ moreau_err moreau_malloc(size_t bytes, void *ptr_out)
   if (bytes && !p) MOREAU_FAIL(MOREAU_ERR_MEMORY, "out of memory allocating %zu bytes", bytes);
   *(void **)ptr_out = p;
   return MOREAU_SUCCESS;
+}
+
+void moreau_malloc_defaults(void)
+{
+  /* glibc's own values (mallopt(3)). */
+  (void)mallopt(M_MMAP_MAX, 65536);
+  (void)mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+  (void)mallopt(M_TRIM_THRESHOLD, 128 * 1024);
 }
 
 moreau_err moreau_malloc_lines(size_t bytes, void *ptr_out)

@@ -217,6 +217,50 @@ START_TEST(test_allocation_helpers)
 }
 END_TEST
 
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+
+/* This process's resident set in KiB (VmRSS), or -1. */
+static long resident_kib(void)
+{
+  char line[256];
+  long kib = -1;
+  FILE *f = fopen("/proc/self/status", "r");
+  if (!f) return -1;
+  while (fgets(line, sizeof(line), f))
+    if (sscanf(line, "VmRSS: %ld kB", &kib) == 1) break;
+  fclose(f);
+  return kib;
+}
+
+/* A large block freed leaves the resident set: without
+ * moreau_malloc_defaults, the settings a library of the PETSc package makes
+ * as it loads keep every freed block resident. AddressSanitizer's allocator
+ * keeps freed blocks in quarantine by design: nothing to check there. */
+START_TEST(test_freed_memory_leaves)
+{
+#ifndef UNDER_ASAN
+  const size_t big = (size_t)64 << 20;
+  char *q = NULL;
+  moreau_malloc_defaults();
+  const long before = resident_kib();
+  ck_assert_int_eq(moreau_malloc(big, &q), 0);
+  memset(q, 1, big);
+  const long during = resident_kib();
+  moreau_free(&q);
+  const long after = resident_kib();
+  ck_assert_msg(before > 0 && during - before > 48 * 1024, "64 MiB written: resident %ld KiB, then %ld", before,
+                during);
+  ck_assert_msg(during - after > 48 * 1024, "64 MiB freed: resident %ld KiB, then %ld", during, after);
+#endif
+}
+END_TEST
+
 /* Rank 0 fails, the others do not: all return the error; only rank 0 holds
  * its own message. */
 START_TEST(test_agree)
@@ -259,6 +303,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, test_trace_without_raise);
   tcase_add_test(tc, test_deep_chain_is_bounded);
   tcase_add_test(tc, test_allocation_helpers);
+  tcase_add_test(tc, test_freed_memory_leaves);
   tcase_add_test(tc, test_agree);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
