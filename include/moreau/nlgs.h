@@ -132,6 +132,10 @@ MOREAU_MUST_CHECK moreau_err moreau_nlgs_law_residual(moreau_nlgs *nlgs, const m
  * warm-start history in it, moreau_contacts_borrow) until the next solve,
  * which may also reallocate it, or moreau_nlgs_set_law, which frees it. */
 void moreau_nlgs_workspace(const moreau_nlgs *nlgs, void **buf, size_t *bytes);
+/* Not collective. Returns the record buffer's pages to the system (its
+ * bytes read 0 after): whoever kept data there is done with it, and the
+ * next solve writes what it needs. */
+void moreau_nlgs_workspace_release(moreau_nlgs *nlgs);
 /* Not collective. Where the caller may put the u_minus of the next solve's
  * n contacts (3 n doubles) so that it costs no memory of its own: the end of
  * the first n records, which grow to hold n, in the random sweep order,

@@ -167,10 +167,19 @@ void moreau_nlgs_workspace(const moreau_nlgs *s, void **buf, size_t *bytes)
   *bytes = s->rows ? (size_t)s->row_cap * s->row_size : 0;
 }
 
+void moreau_nlgs_workspace_release(moreau_nlgs *s)
+{
+  if (s->rows) (void)nlgs_release_pages(s->rows, 0, (size_t)s->row_cap * s->row_size, nlgs_records_granule(s));
+}
+
+/* Room for nrows records, and behind them for as many normals kept apart
+ * (nlgs_contacts.c). */
 static moreau_err reserve_rows(moreau_nlgs *s, moreau_lid nrows)
 {
-  if (nrows > s->row_cap || !s->rows) {
+  const size_t keep_rows = (nlgs_contacts_keep_room(nrows) + s->row_size - 1) / s->row_size;
+  if ((size_t)nrows + keep_rows > (size_t)s->row_cap || !s->rows) {
     moreau_lid cap = nrows + nrows / 2 + 64;
+    if ((size_t)cap < (size_t)nrows + keep_rows) cap = nrows + (moreau_lid)keep_rows;
     moreau_free(&s->rows);
     MOREAU_CALL(moreau_malloc_lines((size_t)cap * s->row_size, &s->rows));
     if (!s->row_saved) MOREAU_CALL(moreau_malloc(s->row_size, &s->row_saved));
@@ -335,7 +344,10 @@ static moreau_err u_minus_fits(const moreau_nlgs *s, const moreau_nlgs_problem *
   return MOREAU_SUCCESS;
 }
 
-static moreau_err setup_rows(moreau_nlgs *s, const moreau_nlgs_problem *prob, moreau_lid *nrows, int64_t *nglobal)
+/* lend: whether the contact list lends its normals and forces to the solve
+ * (nlgs_contacts.c). */
+static moreau_err setup_rows(moreau_nlgs *s, const moreau_nlgs_problem *prob, int lend, moreau_lid *nrows,
+                             int64_t *nglobal)
 {
   const moreau_contacts *c = prob->contacts;
   MOREAU_CHECK(prob->bodies->dim == s->dim, MOREAU_ERR_INTERNAL, "a %dD solver given %dD bodies", s->dim,
@@ -343,12 +355,14 @@ static moreau_err setup_rows(moreau_nlgs *s, const moreau_nlgs_problem *prob, mo
   MOREAU_CHECK(prob->part, MOREAU_ERR_INTERNAL, "moreau_nlgs_solve: no partition");
   MOREAU_CALL(u_minus_fits(s, prob));
   MOREAU_CALL(reserve(s, c->n, moreau_bodies_n_local(prob->bodies), prob->walls->n));
-  MOREAU_CALL(nlgs_velocities_gather(s, prob));
+  MOREAU_CALL(nlgs_velocities_gather(s, prob, lend));
   MOREAU_CALL(share_counts(s, prob));
   nlgs_velocities_masses(s, prob);
   MOREAU_CALL(nlgs_contact_order(s, prob));
-  *nrows = s->ops->build(s, prob);
-  MOREAU_ASSERT(*nrows >= 0 && *nrows <= c->n);
+  nlgs_contacts_lend(s, c, lend);
+  const moreau_lid built = s->ops->build(s, prob);
+  MOREAU_ASSERT(built >= 0 && built <= c->n);
+  *nrows = built;
   MOREAU_CALL(average_begin(s, prob));
   MOREAU_CALL(average_end(s, prob));
   *nglobal = c->n;
@@ -370,10 +384,12 @@ moreau_err moreau_nlgs_law_residual(moreau_nlgs *s, const moreau_nlgs_problem *p
 {
   moreau_lid nrows;
   int64_t nglobal;
-  MOREAU_CALL(setup_rows(s, prob, &nrows, &nglobal));
+  MOREAU_CALL(setup_rows(s, prob, 0, &nrows, &nglobal));
   *residual = 0.0;
-  if (!s->law->explicit_forces) MOREAU_CALL(law_residual(s, prob->contacts, nrows, residual));
-  nlgs_velocities_scatter(s, prob);
+  const moreau_err err = s->law->explicit_forces ? MOREAU_SUCCESS : law_residual(s, prob->contacts, nrows, residual);
+  MOREAU_CALL(nlgs_velocities_scatter(s, prob));
+  nlgs_velocities_free(s);
+  MOREAU_CALL(err);
   return MOREAU_SUCCESS;
 }
 
@@ -450,12 +466,14 @@ static int passes(const moreau_nlgs *s, const double *g, int it, moreau_nlgs_res
   return it >= s->min_it && res->residual < s->tol;
 }
 
-moreau_err moreau_nlgs_solve(moreau_nlgs *s, const moreau_nlgs_problem *prob, moreau_nlgs_result *res)
+/* Sweeps the nrows records (the first n_edge on the interface) until the
+ * test passes or max_it; ride: whether the check's sums ride in the walls'
+ * reduction. */
+static moreau_err sweep_rows(moreau_nlgs *s, const moreau_nlgs_problem *prob, moreau_lid nrows, int64_t nglobal,
+                             moreau_lid n_edge, int ride, moreau_nlgs_result *res)
 {
   moreau_contacts *c = prob->contacts;
-  moreau_lid nrows, n_edge;
-  int64_t nglobal;
-  double t0 = MPI_Wtime(), g_send[G_N], g_recv[G_N];
+  double g_send[G_N], g_recv[G_N];
   /* On several ranks the check's reduction is non-blocking and lagged: the
    * sums of the check after sweep k are reduced while the next sweeps run,
    * so no rank waits for the slowest one at every check, and a pass stops
@@ -467,20 +485,12 @@ moreau_err moreau_nlgs_solve(moreau_nlgs *s, const moreau_nlgs_problem *prob, mo
    * last completed test judged (0: none); pending: the sweep whose test is
    * in flight (0: none). */
   const int lagged = s->size > 1;
-  int ride = 0, pending = 0, checked = 0;
+  int pending = 0, checked = 0;
   MPI_Request req = MPI_REQUEST_NULL;
   moreau_law_sweep_args edge_sweep = {0}, inner_sweep;
   MPI_Datatype check_type;
   MPI_Op op;
 
-  if (!s->warm || s->law->explicit_forces) {
-    if (c->n) memset(c->force, 0, 3 * (size_t)c->n * sizeof(double));
-  }
-  moreau_log_begin(MOREAU_EV_NLGS_ROWS);
-  MOREAU_CALL(setup_rows(s, prob, &nrows, &nglobal));
-  n_edge = edge_first(s, prob, nrows);
-  ride = moreau_part_wall_reduces(prob->part, prob->walls);
-  moreau_log_end(MOREAU_EV_NLGS_ROWS);
   edge_sweep.rows = s->rows;
   edge_sweep.max_ratio = s->norm == MOREAU_NLGS_NORM_MAX;
   inner_sweep = edge_sweep;
@@ -550,12 +560,35 @@ moreau_err moreau_nlgs_solve(moreau_nlgs *s, const moreau_nlgs_problem *prob, mo
     MOREAU_CALL(law_residual(s, c, nrows, &res->law_residual));
     moreau_log_end(MOREAU_EV_NLGS_CONVERGENCE);
   }
+  return MOREAU_SUCCESS;
+}
 
+moreau_err moreau_nlgs_solve(moreau_nlgs *s, const moreau_nlgs_problem *prob, moreau_nlgs_result *res)
+{
+  moreau_contacts *c = prob->contacts;
+  moreau_lid nrows = 0;
+  int64_t nglobal = 0;
+  const double t0 = MPI_Wtime();
+  if (!s->warm || s->law->explicit_forces) {
+    if (c->n) memset(c->force, 0, 3 * (size_t)c->n * sizeof(double));
+  }
   moreau_log_begin(MOREAU_EV_NLGS_ROWS);
-  if (c->n) memset(c->force, 0, 3 * (size_t)c->n * sizeof(double));
-  s->ops->store(s, nrows, prob->dt, c);
-  nlgs_velocities_scatter(s, prob);
+  moreau_err err = setup_rows(s, prob, 1, &nrows, &nglobal);
+  const moreau_lid n_edge = err ? 0 : edge_first(s, prob, nrows);
+  nlgs_contacts_take(s, c, prob->bodies);
   moreau_log_end(MOREAU_EV_NLGS_ROWS);
+  if (!err) err = sweep_rows(s, prob, nrows, nglobal, n_edge, moreau_part_wall_reduces(prob->part, prob->walls), res);
+  moreau_log_begin(MOREAU_EV_NLGS_ROWS);
+  /* The records go back to the contacts first, then the table to the
+   * bodies: the lent arrays come back where the solve's memory has gone. */
+  const moreau_err back = nlgs_contacts_give_back(s, c, prob->bodies, err ? -1 : nrows, prob->dt);
+  const moreau_err scattered = nlgs_velocities_scatter(s, prob);
+  /* Dead until the next solve, which writes all of it again. */
+  nlgs_velocities_free(s);
+  moreau_log_end(MOREAU_EV_NLGS_ROWS);
+  MOREAU_CALL(err);
+  MOREAU_CALL(back);
+  MOREAU_CALL(scattered);
   res->seconds = MPI_Wtime() - t0;
   return MOREAU_SUCCESS;
 }

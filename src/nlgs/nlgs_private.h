@@ -13,7 +13,9 @@ typedef struct {
   /* Fills the records of the contacts that carry force and applies their
    * warm-start impulses to the bodies; returns how many. */
   moreau_lid (*build)(moreau_nlgs *s, const moreau_nlgs_problem *prob);
-  void (*store)(const moreau_nlgs *s, moreau_lid n, double dt, moreau_contacts *c);
+  /* Writes the forces and normals of rows from .. end - 1 to their
+   * contacts. */
+  void (*store)(const moreau_nlgs *s, moreau_lid from, moreau_lid end, double dt, moreau_contacts *c);
 } nlgs_dim_ops;
 
 struct moreau_nlgs {
@@ -66,6 +68,20 @@ struct moreau_nlgs {
   double *vel;
   moreau_lid vel_cap, vel_walls; /* entries allocated; the first wall's entry */
   int vel_stride, spin_at;
+  int gathered, bodies_lent; /* the table holds the bodies' velocities; their arrays are freed */
+
+  /* During a solve the records hold the contacts' normals and forces
+   * (nlgs_contacts.c): whether the list lent its arrays, its contacts then,
+   * the normals kept apart, and how far the build has returned the pages
+   * of the list's arrays (bytes). */
+  int lending;
+  moreau_lid lent_n, n_kept;
+  size_t released_normal, released_force;
+  /* The gids: whether those checked so far (below gid_checked) are their
+   * sides', whether the list lent them, and how far their pages went back. */
+  moreau_lid gid_checked;
+  int gids_derivable, gids_lent;
+  size_t released_gid_a, released_gid_b;
 };
 
 /* Velocity and spin of entry i of the solve's table (spin: wz in 2D). */
@@ -106,13 +122,19 @@ static inline double nlgs_copy_scale(const moreau_nlgs *s, moreau_lid i)
 
 /* nlgs_velocities.c */
 /* Sizes the table for prob's local bodies and walls and copies their
- * velocities in. */
-MOREAU_MUST_CHECK moreau_err nlgs_velocities_gather(moreau_nlgs *s, const moreau_nlgs_problem *prob);
+ * velocities in. lend: the bodies lend their velocity and spin arrays to
+ * the solve (freed: the table holds all the solve moves; in 2D only when
+ * the other components are +0), until the scatter. */
+MOREAU_MUST_CHECK moreau_err nlgs_velocities_gather(moreau_nlgs *s, const moreau_nlgs_problem *prob, int lend);
 /* Sets the entries' inverse masses and inertias (the rank's copies':
  * nlgs_copy_scale) and, in 2D, the walls' share vectors; after share_counts. */
 void nlgs_velocities_masses(moreau_nlgs *s, const moreau_nlgs_problem *prob);
-/* Copies the table's velocities back to the bodies and walls. */
-void nlgs_velocities_scatter(const moreau_nlgs *s, const moreau_nlgs_problem *prob);
+/* Copies the table's velocities back to the bodies (their arrays again, if
+ * lent) and walls, after a gather (else nothing). */
+MOREAU_MUST_CHECK moreau_err nlgs_velocities_scatter(moreau_nlgs *s, const moreau_nlgs_problem *prob);
+/* Frees the table (the next gather allocates it again), unless it holds
+ * lent velocities a scatter could not give back. */
+void nlgs_velocities_free(moreau_nlgs *s);
 /* The table as the partition's interface average sees it. */
 moreau_part_velocities nlgs_velocities_view(const moreau_nlgs *s);
 /* The partition averages force-driven walls' velocities in prob->walls:
@@ -121,6 +143,33 @@ moreau_part_velocities nlgs_velocities_view(const moreau_nlgs *s);
  * ends. */
 void nlgs_velocities_walls_out(const moreau_nlgs *s, const moreau_nlgs_problem *prob);
 void nlgs_velocities_walls_in(const moreau_nlgs *s, const moreau_nlgs_problem *prob);
+
+/* nlgs_contacts.c: the contact list lends its normals and forces, and its
+ * gids where they are their sides', to a solve, from the build of its
+ * records to their store. lend (before the
+ * build; lend 0: not this time) starts it. The build passes on the normals
+ * the records cannot give back (keep_normal: those of contacts without a
+ * record, of 2D ones with a z other than +0), and calls built now and then
+ * with the contacts it has read (those below k_done). take (after the
+ * build) frees the arrays; give_back, on every path after take, rebuilds
+ * them from the nrows records, or, after a failure (nrows < 0) or if it
+ * cannot allocate them, leaves a list of no contacts. The records'
+ * buffer holds the kept normals behind room for c->n records:
+ * keep_room(n) more bytes. */
+void nlgs_contacts_lend(moreau_nlgs *s, const moreau_contacts *c, int lend);
+void nlgs_contacts_keep_normal(moreau_nlgs *s, moreau_lid k, const double *n);
+void nlgs_contacts_built(moreau_nlgs *s, const moreau_contacts *c, const moreau_bodies *b, moreau_lid k_done);
+void nlgs_contacts_take(moreau_nlgs *s, moreau_contacts *c, const moreau_bodies *b);
+MOREAU_MUST_CHECK moreau_err nlgs_contacts_give_back(moreau_nlgs *s, moreau_contacts *c, const moreau_bodies *b,
+                                                     moreau_lid nrows, double dt);
+size_t nlgs_contacts_keep_room(moreau_lid ncontacts);
+/* Returns the whole granules (a power of 2 bytes) of [base + from,
+ * base + to) to the system: their bytes read 0 after. Returns the offset
+ * below which all is returned, to start the next call from. */
+size_t nlgs_release_pages(const void *base, size_t from, size_t to, size_t granule);
+/* The granule of the records' pages: records of 4 MiB or more lie on 2 MiB
+ * pages (moreau_malloc_lines), which go back whole. */
+size_t nlgs_records_granule(const moreau_nlgs *s);
 
 /* nlgs_residual.c: this rank's sums of the law residual over the nrows
  * records, sum |P_local - P| in dp[0] and sum |P_local| in dp[1]; the state
@@ -151,6 +200,9 @@ static inline moreau_lid nlgs_build_contact(const moreau_nlgs *s, moreau_lid kk)
 /* How many contacts ahead the row builds prefetch what a row reads of its
  * bodies. */
 enum { NLGS_BUILD_AHEAD = 8 };
+
+/* Contacts between two calls of nlgs_contacts_built in a build. */
+enum { NLGS_BUILT_EVERY = 4096 };
 
 /* Prefetches what the row build reads of body i (i < 0: a wall, nothing):
  * its table entry and its shape, radius, material and glue flag. Contacts

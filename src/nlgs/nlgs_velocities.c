@@ -1,3 +1,4 @@
+#include <math.h>
 #include <string.h>
 
 #include "moreau/part.h"
@@ -10,12 +11,15 @@ static void dim_components(const moreau_nlgs *s, int *nv, int *ns)
   *ns = s->dim == 2 ? 1 : 3;
 }
 
-moreau_err nlgs_velocities_gather(moreau_nlgs *s, const moreau_nlgs_problem *prob)
+/* Whether x is +0, which a lent array comes back with (calloc). */
+static int plus_zero(double x) { return x == 0.0 && !signbit(x); }
+
+moreau_err nlgs_velocities_gather(moreau_nlgs *s, const moreau_nlgs_problem *prob, int lend)
 {
-  const moreau_bodies *b = prob->bodies;
+  moreau_bodies *b = prob->bodies;
   const moreau_walls *w = prob->walls;
   const moreau_lid nb = moreau_bodies_n_local(b), n = nb + w->n;
-  int nv, ns;
+  int nv, ns, plane = 1;
   dim_components(s, &nv, &ns);
   s->vel_stride = 8;
   s->spin_at = s->dim == 2 ? MOREAU_SPIN2D : MOREAU_SPIN3D;
@@ -31,9 +35,18 @@ moreau_err nlgs_velocities_gather(moreau_nlgs *s, const moreau_nlgs_problem *pro
   for (moreau_lid i = 0; i < nb; i++) {
     memcpy(nlgs_velocity(s, i), &b->v[3 * i], (size_t)nv * sizeof(double));
     memcpy(nlgs_spin(s, i), &b->w[3 * i + 3 - ns], (size_t)ns * sizeof(double));
+    if (s->dim == 2) plane &= plus_zero(b->v[3 * i + 2]) & plus_zero(b->w[3 * i]) & plus_zero(b->w[3 * i + 1]);
   }
   for (int i = 0; i < w->n; i++)
     memcpy(nlgs_velocity(s, nb + i), &w->velocity[3 * i], (size_t)nv * sizeof(double));
+  s->gathered = 1;
+  /* The table holds every component the solve moves; in 2D the others come
+   * back as +0, which they must be. */
+  s->bodies_lent = lend && nb > 0 && plane;
+  if (s->bodies_lent) {
+    moreau_free(&b->v);
+    moreau_free(&b->w);
+  }
   return MOREAU_SUCCESS;
 }
 
@@ -56,17 +69,35 @@ void nlgs_velocities_masses(moreau_nlgs *s, const moreau_nlgs_problem *prob)
   }
 }
 
-void nlgs_velocities_scatter(const moreau_nlgs *s, const moreau_nlgs_problem *prob)
+moreau_err nlgs_velocities_scatter(moreau_nlgs *s, const moreau_nlgs_problem *prob)
 {
   moreau_bodies *b = prob->bodies;
   const moreau_lid nb = moreau_bodies_n_local(b);
   int nv, ns;
+  if (!s->gathered) return MOREAU_SUCCESS;
+  if (s->bodies_lent) {
+    const size_t cap = (size_t)b->capacity;
+    moreau_err err = moreau_calloc(cap, 3 * sizeof(double), &b->v);
+    if (!err) err = moreau_calloc(cap, 3 * sizeof(double), &b->w);
+    if (err) moreau_free(&b->v);
+    MOREAU_CALL(err); /* the table keeps the velocities */
+    s->bodies_lent = 0;
+  }
   dim_components(s, &nv, &ns);
   for (moreau_lid i = 0; i < nb; i++) {
     memcpy(&b->v[3 * i], nlgs_velocity(s, i), (size_t)nv * sizeof(double));
     memcpy(&b->w[3 * i + 3 - ns], nlgs_spin(s, i), (size_t)ns * sizeof(double));
   }
   nlgs_velocities_walls_out(s, prob);
+  s->gathered = 0;
+  return MOREAU_SUCCESS;
+}
+
+void nlgs_velocities_free(moreau_nlgs *s)
+{
+  if (s->bodies_lent) return; /* the velocities are only there */
+  moreau_free(&s->vel);
+  s->vel_cap = 0;
 }
 
 moreau_part_velocities nlgs_velocities_view(const moreau_nlgs *s)

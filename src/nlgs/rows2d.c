@@ -1,3 +1,5 @@
+#include <math.h>
+
 #include "nlgs_private.h"
 
 /* The arms and W of a row with a cluster's side or a force-driven wall's
@@ -38,6 +40,7 @@ static moreau_lid build2d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
   const moreau_contacts *c = prob->contacts;
   moreau_lid nrows = 0;
   for (moreau_lid kk = 0; kk < c->n; kk++) {
+    if (kk % NLGS_BUILT_EVERY == 0) nlgs_contacts_built(s, c, b, kk);
     nlgs_prefetch_contact(s, prob, kk + 2 * NLGS_BUILD_AHEAD);
     nlgs_prefetch_build(s, b, c, kk + NLGS_BUILD_AHEAD);
     moreau_lid k = nlgs_build_contact(s, kk);
@@ -58,7 +61,10 @@ static moreau_lid build2d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     double r_eff = ra;
     r->nx = n[0];
     r->ny = n[1];
-    if (nlgs_same_wall(b, ia, ib)) continue;
+    if (nlgs_same_wall(b, ia, ib)) {
+      nlgs_contacts_keep_normal(s, k, n);
+      continue;
+    }
     r->va = nlgs_velocity(s, nlgs_side_entry(s, b, ia));
     int shaped = b->shape[ia] > 0;
     if (ib >= 0) {
@@ -83,7 +89,10 @@ static moreau_lid build2d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     }
     moreau_row2d_local f;
     moreau_row2d_form(r, &f);
-    if (!(f.Wnn * f.Wtt - f.Wnt * f.Wnt > 0.0)) continue; /* the local solve needs W^-1 */
+    if (!(f.Wnn * f.Wtt - f.Wnt * f.Wnt > 0.0)) { /* the local solve needs W^-1 */
+      nlgs_contacts_keep_normal(s, k, n);
+      continue;
+    }
 
     const moreau_pair_law *pair = moreau_materials_pair(prob->materials, b->material[ia], mat_b);
     moreau_law_contact lc = {c->gap[k], u_minus, prob->dt, r_eff,
@@ -98,19 +107,24 @@ static moreau_lid build2d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     r->pt = c->force[3 * k + 1] * prob->dt;
     /* The warm start's impulse goes to the bodies while they are in cache. */
     moreau_row2d_apply(r, &f, r->pn, r->pt);
+    /* The store writes a z of +0. */
+    if (n[2] != 0.0 || signbit(n[2])) nlgs_contacts_keep_normal(s, k, n);
     s->row_contact[nrows] = k;
     nrows++;
   }
   return nrows;
 }
 
-static void store2d(const moreau_nlgs *s, moreau_lid n, double dt, moreau_contacts *c)
+static void store2d(const moreau_nlgs *s, moreau_lid from, moreau_lid end, double dt, moreau_contacts *c)
 {
-  for (moreau_lid i = 0; i < n; i++) {
+  for (moreau_lid i = from; i < end; i++) {
     const moreau_row2d *r = nlgs_row(s, i);
     moreau_lid k = s->row_contact[i];
     c->force[3 * k] = r->pn / dt;
     c->force[3 * k + 1] = r->pt / dt;
+    c->normal[3 * k] = r->nx;
+    c->normal[3 * k + 1] = r->ny;
+    c->normal[3 * k + 2] = 0.0;
   }
 }
 

@@ -352,6 +352,8 @@ moreau_err moreau_sim_step(moreau_sim *sim)
   moreau_log_begin(MOREAU_EV_WARM_START);
   MOREAU_CALL(moreau_contacts_warm_start(sim->contacts, sim->history, &sim->stats.warm_matched));
   moreau_contacts_release(sim->history);
+  /* Its pages would stay resident under the solve. */
+  moreau_nlgs_workspace_release(sim->nlgs);
   moreau_log_end(MOREAU_EV_WARM_START);
   sim->stats.detect_seconds = MPI_Wtime() - t0;
   moreau_log_begin(MOREAU_EV_FREE_VELOCITY);

@@ -14,7 +14,8 @@
  * and grows with the error; a solve stopped by the law norm reaches the
  * closed form more closely as its tolerance falls, and reports the
  * residual of the forces it returns. The same column checks a solve whose
- * u_minus lies in the solver's records. */
+ * u_minus lies in the solver's records, and that the contact list gets back
+ * the normals and forces it lends to a solve. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -402,6 +403,124 @@ START_TEST(u_minus_in_the_records)
 }
 END_TEST
 
+/* A solve holds the contact list's normals and forces in its records, and
+ * the list's own arrays are freed meanwhile and rebuilt from the records
+ * (nlgs_contacts.c): the normals come back to the bit, also that of a
+ * contact without a record (disk 0 made immovable, on the fixed floor: two
+ * bodies of infinite mass, no W^-1) and, in 2D, a z of -0, which a record
+ * does not hold; the contact without a record carries no force, the one
+ * above it the weight of the disks on it. The bodies lend their velocities
+ * to the solve's table too, in 2D only when the components it does not
+ * move are +0. _i: the dimension. */
+START_TEST(contacts_get_their_arrays_back)
+{
+  moreau_pair_law plain = {.mu = 0.5};
+  column col;
+  moreau_nlgs_result res;
+  column_create_dim("signorini_coulomb", &plain, _i, &col);
+  moreau_nlgs *nlgs = moreau_sim_nlgs(col.sim);
+  moreau_contacts *c = moreau_sim_contacts(col.sim);
+  moreau_bodies *b = moreau_sim_bodies(col.sim);
+  for (moreau_lid i = 0; i < moreau_bodies_n_local(b); i++)
+    if (b->gid[i] == 0) b->inv_mass[i] = b->inv_inertia[i] = 0.0;
+  if (_i == 2)
+    for (moreau_lid k = 0; k < c->n; k++)
+      if (c->b[k] >= 0 && b->gid[c->a[k]] + b->gid[c->b[k]] == 2 * N_DISKS - 3) c->normal[3 * k + 2] = -0.0;
+  double *before = malloc(3 * sizeof(double) * ((size_t)c->n + 1));
+  memcpy(before, c->normal, 3 * sizeof(double) * (size_t)c->n);
+  moreau_nlgs_set_warm_start(nlgs, 0);
+  moreau_nlgs_set_iterations(nlgs, 1, 1000000);
+  moreau_nlgs_set_tolerance(nlgs, 1e-12, MOREAU_NLGS_NORM_QUAD);
+  free_velocities(&col);
+  for (moreau_lid i = 0; i < moreau_bodies_n_local(b); i++) {
+    if (b->gid[i] == 0) b->v[3 * i + 1] = 0.0; /* immovable: at rest */
+    /* A spin component a 2D solve does not move, which the bodies' arrays
+     * must keep (they are not lent then). */
+    if (_i == 2 && b->gid[i] == N_DISKS - 1) b->w[3 * i] = 0.25;
+  }
+  PAR_TRY(MPI_COMM_WORLD, moreau_nlgs_solve(nlgs, &col.prob, &res));
+  int kept = 1;
+  for (moreau_lid i = 0; _i == 2 && i < moreau_bodies_n_local(b); i++)
+    if (b->gid[i] == N_DISKS - 1) kept &= b->w[3 * i] == 0.25;
+  PAR_CHECK(MPI_COMM_WORLD, kept, "2D: the solve lost a spin's x component");
+  PAR_CHECK(MPI_COMM_WORLD, !memcmp(before, c->normal, 3 * sizeof(double) * (size_t)c->n),
+            "%dD: the normals changed in the solve", _i);
+  double floor_force = 0.0, worst = 0.0;
+  for (moreau_lid k = 0; k < c->n; k++) {
+    const moreau_gid ga = b->gid[c->a[k]], gb = c->b[k] >= 0 ? b->gid[c->b[k]] : -1;
+    if (gb < 0 && ga == 0) floor_force = fabs(c->force[3 * k]) + fabs(c->force[3 * k + 1]) + fabs(c->force[3 * k + 2]);
+    if (gb >= 0) /* the disks above the lower one of the pair rest on it */
+      worst = fmax(worst, fabs(c->force[3 * k] - col.exact[k]) / col.exact[k]);
+  }
+  PAR_CHECK(MPI_COMM_WORLD, floor_force == 0.0, "%dD: force %g on the contact without a record", _i, floor_force);
+  worst = par_max(MPI_COMM_WORLD, worst);
+  ck_assert_msg(worst < 1e-6, "%dD: force error %.3g between the disks", _i, worst);
+  free(before);
+  column_destroy(&col);
+}
+END_TEST
+
+/* The same for lists long enough that the build returns the pages of the
+ * arrays it has read as it goes (nlgs_contacts.c): a square lattice of
+ * 100 x 100 touching disks (spheres) on the floor, about 2 10^4 contacts.
+ * The normals and gids come back to the bit, also with a 2D normal's z of
+ * -0 and a contact whose gid is not its body's three quarters through the
+ * list (then the gids stay, those before it derived again from the
+ * bodies). _i: the dimension. */
+START_TEST(long_lists_come_back)
+{
+  enum { SIDE = 100 };
+  MPI_Comm comm = MPI_COMM_WORLD;
+  moreau_sim *sim;
+  moreau_pair_law plain = {.mu = 0.5};
+  moreau_nlgs_result res;
+  PAR_TRY(comm, moreau_sim_create(comm, _i, &sim));
+  PAR_TRY(comm, moreau_materials_set_pair(moreau_sim_materials(sim), 0, 0, &plain));
+  moreau_sim_set_dt(sim, DT);
+  moreau_sim_set_gravity(sim, (const double[3]){0.0, -GRAVITY, 0.0});
+  PAR_TRY(comm, scene_add_fixed_wall(sim, 0.0, 0.0, 0.0, 1.0));
+  moreau_err err = MOREAU_SUCCESS;
+  for (int j = 0; par_rank(comm) == 0 && j < SIDE * SIDE && !err; j++) {
+    const double x[3] = {2.0 * RADIUS * (j % SIDE), RADIUS * (2 * (j / SIDE) + 1), 0.0};
+    err = scene_add_body(sim, j, x, NULL, RADIUS, 1.0, 0);
+  }
+  PAR_TRY(comm, err);
+  PAR_TRY(comm, moreau_sim_setup(sim, 1e-9));
+  PAR_TRY(comm, moreau_sim_detect(sim));
+  moreau_contacts *c = moreau_sim_contacts(sim);
+  moreau_nlgs *nlgs = moreau_sim_nlgs(sim);
+  moreau_nlgs_problem prob = {
+      moreau_sim_bodies(sim), moreau_sim_walls(sim), moreau_sim_materials(sim), c, NULL, moreau_sim_part(sim), DT};
+  const size_t n = (size_t)c->n;
+  double *u_minus = calloc(3 * n + 1, sizeof(double)), *normal = malloc(3 * (n + 1) * sizeof(double));
+  moreau_gid *gid = malloc(2 * (n + 1) * sizeof(moreau_gid));
+  prob.u_minus = u_minus;
+  moreau_nlgs_set_iterations(nlgs, 5, 5);
+  for (int sabotage = 0; sabotage < 2; sabotage++) {
+    if (sabotage && n > 0) {
+      if (_i == 2) c->normal[3 * (n / 2) + 2] = -0.0;
+      c->gid_b[3 * n / 4] = -7;
+    }
+    memcpy(normal, c->normal, 3 * n * sizeof(double));
+    memcpy(gid, c->gid_a, n * sizeof(moreau_gid));
+    memcpy(gid + n, c->gid_b, n * sizeof(moreau_gid));
+    PAR_TRY(comm, moreau_nlgs_solve(nlgs, &prob, &res));
+    const int same = !memcmp(normal, c->normal, 3 * n * sizeof(double)) &&
+                     !memcmp(gid, c->gid_a, n * sizeof(moreau_gid)) &&
+                     !memcmp(gid + n, c->gid_b, n * sizeof(moreau_gid));
+    PAR_CHECK(comm, same, "%dD, %s: the normals or gids of %zu contacts changed in the solve", _i,
+              sabotage ? "a foreign gid" : "as detected", n);
+  }
+  int64_t total = c->n;
+  MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_INT64_T, MPI_SUM, comm);
+  ck_assert_msg(total >= 2 * SIDE * (SIDE - 1), "%dD: %lld contacts", _i, (long long)total);
+  free(u_minus);
+  free(normal);
+  free(gid);
+  PAR_TRY(comm, moreau_sim_destroy(&sim));
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
@@ -415,6 +534,8 @@ int main(int argc, char **argv)
   tcase_add_test(tc, block_orders_reach_the_closed_form);
   tcase_add_test(tc, layers_sweep_from_the_top_down);
   tcase_add_loop_test(tc, u_minus_in_the_records, 2, 4);
+  tcase_add_loop_test(tc, contacts_get_their_arrays_back, 2, 4);
+  tcase_add_loop_test(tc, long_lists_come_back, 2, 4);
   tcase_set_timeout(tc, 120);
   suite_add_tcase(s, tc);
   int status = par_run_suite(MPI_COMM_WORLD, s, argc > 1 ? argv[1] : NULL);
