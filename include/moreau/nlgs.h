@@ -109,6 +109,14 @@ int moreau_nlgs_needs_down(const moreau_nlgs *nlgs);
 /* Whether to keep the incoming contact forces as the initial guess (warm
  * start, the default) or start from zero. */
 void moreau_nlgs_set_warm_start(moreau_nlgs *nlgs, int warm);
+/* Not collective. The size of a rank's records from which a solve borrows
+ * the arrays its records and velocity table copy (the contacts' normals,
+ * forces and gids, the bodies' velocities) and returns the pages of what is
+ * dead between phases (default 64 MiB; 0: always). The returned pages are
+ * faulted in again at the next solve (10-13 ms a step at 10^5 disks): worth
+ * it where memory bounds the run, not on small ranks, whose memory the
+ * libraries' 40 MB outweigh (benchmarks/README.md, issue 14). */
+void moreau_nlgs_set_lend_min(moreau_nlgs *nlgs, size_t bytes);
 
 /* Collective. Solves the contact problem of one time step. Not converging
  * within max_it sweeps is not an error: result->converged says so. On
@@ -133,8 +141,9 @@ MOREAU_MUST_CHECK moreau_err moreau_nlgs_law_residual(moreau_nlgs *nlgs, const m
  * which may also reallocate it, or moreau_nlgs_set_law, which frees it. */
 void moreau_nlgs_workspace(const moreau_nlgs *nlgs, void **buf, size_t *bytes);
 /* Not collective. Returns the record buffer's pages to the system (its
- * bytes read 0 after): whoever kept data there is done with it, and the
- * next solve writes what it needs. */
+ * bytes read 0 after) when the last solve borrowed (moreau_nlgs_set_lend_min):
+ * whoever kept data there is done with it, and the next solve writes what
+ * it needs. */
 void moreau_nlgs_workspace_release(moreau_nlgs *nlgs);
 /* Not collective. Where the caller may put the u_minus of the next solve's
  * n contacts (3 n doubles) so that it costs no memory of its own: the end of

@@ -40,6 +40,7 @@ moreau_err moreau_nlgs_create(MPI_Comm comm, int dim, const moreau_law *law, mor
   s->max_it = 2000;
   s->check_every = 1;
   s->warm = 1;
+  s->lend_min = (size_t)64 << 20;
   s->order_kind = MOREAU_NLGS_ORDER_RANDOM;
   s->block = 128;
   s->copy_split = 0.55;
@@ -159,6 +160,8 @@ void moreau_nlgs_set_rng(moreau_nlgs *s, const uint64_t state[4]) { memcpy(s->rn
 
 void moreau_nlgs_set_warm_start(moreau_nlgs *s, int warm) { s->warm = warm; }
 
+void moreau_nlgs_set_lend_min(moreau_nlgs *s, size_t bytes) { s->lend_min = bytes; }
+
 int64_t moreau_nlgs_updates(const moreau_nlgs *s) { return s->updates; }
 
 void moreau_nlgs_workspace(const moreau_nlgs *s, void **buf, size_t *bytes)
@@ -169,7 +172,9 @@ void moreau_nlgs_workspace(const moreau_nlgs *s, void **buf, size_t *bytes)
 
 void moreau_nlgs_workspace_release(moreau_nlgs *s)
 {
-  if (s->rows) (void)nlgs_release_pages(s->rows, 0, (size_t)s->row_cap * s->row_size, nlgs_records_granule(s));
+  if (s->rows && s->lent)
+    (void)nlgs_release_pages(s->rows, 0, (size_t)s->row_cap * s->row_size,
+                             nlgs_lines_granule((size_t)s->row_cap * s->row_size));
 }
 
 /* Room for nrows records, and behind them for as many normals kept apart
@@ -384,11 +389,11 @@ moreau_err moreau_nlgs_law_residual(moreau_nlgs *s, const moreau_nlgs_problem *p
 {
   moreau_lid nrows;
   int64_t nglobal;
+  s->lent = 0;
   MOREAU_CALL(setup_rows(s, prob, 0, &nrows, &nglobal));
   *residual = 0.0;
   const moreau_err err = s->law->explicit_forces ? MOREAU_SUCCESS : law_residual(s, prob->contacts, nrows, residual);
   MOREAU_CALL(nlgs_velocities_scatter(s, prob));
-  nlgs_velocities_free(s);
   MOREAU_CALL(err);
   return MOREAU_SUCCESS;
 }
@@ -572,8 +577,9 @@ moreau_err moreau_nlgs_solve(moreau_nlgs *s, const moreau_nlgs_problem *prob, mo
   if (!s->warm || s->law->explicit_forces) {
     if (c->n) memset(c->force, 0, 3 * (size_t)c->n * sizeof(double));
   }
+  s->lent = (size_t)c->n * s->row_size >= s->lend_min;
   moreau_log_begin(MOREAU_EV_NLGS_ROWS);
-  moreau_err err = setup_rows(s, prob, 1, &nrows, &nglobal);
+  moreau_err err = setup_rows(s, prob, s->lent, &nrows, &nglobal);
   const moreau_lid n_edge = err ? 0 : edge_first(s, prob, nrows);
   nlgs_contacts_take(s, c, prob->bodies);
   moreau_log_end(MOREAU_EV_NLGS_ROWS);
@@ -584,7 +590,7 @@ moreau_err moreau_nlgs_solve(moreau_nlgs *s, const moreau_nlgs_problem *prob, mo
   const moreau_err back = nlgs_contacts_give_back(s, c, prob->bodies, err ? -1 : nrows, prob->dt);
   const moreau_err scattered = nlgs_velocities_scatter(s, prob);
   /* Dead until the next solve, which writes all of it again. */
-  nlgs_velocities_free(s);
+  if (s->lent) nlgs_velocities_free(s);
   moreau_log_end(MOREAU_EV_NLGS_ROWS);
   MOREAU_CALL(err);
   MOREAU_CALL(back);

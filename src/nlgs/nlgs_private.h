@@ -13,9 +13,9 @@ typedef struct {
   /* Fills the records of the contacts that carry force and applies their
    * warm-start impulses to the bodies; returns how many. */
   moreau_lid (*build)(moreau_nlgs *s, const moreau_nlgs_problem *prob);
-  /* Writes the forces and normals of rows from .. end - 1 to their
-   * contacts. */
-  void (*store)(const moreau_nlgs *s, moreau_lid from, moreau_lid end, double dt, moreau_contacts *c);
+  /* Writes the forces of rows from .. end - 1 to their contacts, and their
+   * normals when asked (the list lent them). */
+  void (*store)(const moreau_nlgs *s, moreau_lid from, moreau_lid end, double dt, moreau_contacts *c, int normals);
 } nlgs_dim_ops;
 
 struct moreau_nlgs {
@@ -74,6 +74,8 @@ struct moreau_nlgs {
    * (nlgs_contacts.c): whether the list lent its arrays, its contacts then,
    * the normals kept apart, and how far the build has returned the pages
    * of the list's arrays (bytes). */
+  size_t lend_min; /* moreau_nlgs_set_lend_min */
+  int lent;        /* whether the last solve borrowed (and returned pages) */
   int lending;
   moreau_lid lent_n, n_kept;
   size_t released_normal, released_force;
@@ -82,6 +84,7 @@ struct moreau_nlgs {
   moreau_lid gid_checked;
   int gids_derivable, gids_lent;
   size_t released_gid_a, released_gid_b;
+  size_t released_u_minus; /* the records' buffer, where u_minus lies in it */
 };
 
 /* Velocity and spin of entry i of the solve's table (spin: wz in 2D). */
@@ -130,7 +133,9 @@ MOREAU_MUST_CHECK moreau_err nlgs_velocities_gather(moreau_nlgs *s, const moreau
  * nlgs_copy_scale) and, in 2D, the walls' share vectors; after share_counts. */
 void nlgs_velocities_masses(moreau_nlgs *s, const moreau_nlgs_problem *prob);
 /* Copies the table's velocities back to the bodies (their arrays again, if
- * lent) and walls, after a gather (else nothing). */
+ * lent) and walls, after a gather (else nothing); when the solve borrows
+ * (s->lent), it returns the bodies' part of the table to the system as it
+ * goes, and nlgs_velocities_free must follow. */
 MOREAU_MUST_CHECK moreau_err nlgs_velocities_scatter(moreau_nlgs *s, const moreau_nlgs_problem *prob);
 /* Frees the table (the next gather allocates it again), unless it holds
  * lent velocities a scatter could not give back. */
@@ -146,19 +151,19 @@ void nlgs_velocities_walls_in(const moreau_nlgs *s, const moreau_nlgs_problem *p
 
 /* nlgs_contacts.c: the contact list lends its normals and forces, and its
  * gids where they are their sides', to a solve, from the build of its
- * records to their store. lend (before the
- * build; lend 0: not this time) starts it. The build passes on the normals
- * the records cannot give back (keep_normal: those of contacts without a
- * record, of 2D ones with a z other than +0), and calls built now and then
- * with the contacts it has read (those below k_done). take (after the
- * build) frees the arrays; give_back, on every path after take, rebuilds
- * them from the nrows records, or, after a failure (nrows < 0) or if it
- * cannot allocate them, leaves a list of no contacts. The records'
- * buffer holds the kept normals behind room for c->n records:
- * keep_room(n) more bytes. */
+ * records to their store. lend (before the build; lend 0: not this time)
+ * starts it. The build passes on the normals the records cannot give back
+ * (keep_normal: those of contacts without a record, of 2D ones with a z
+ * other than +0), and calls built now and then with the contacts it has
+ * read (those below k_done) and the records it has written (nrows): their
+ * u_minus goes too, where it lies in the records. take (after the build)
+ * frees the arrays; give_back, on every path after take, rebuilds them from
+ * the nrows records, or, after a failure (nrows < 0) or if it cannot
+ * allocate them, leaves a list of no contacts. The records' buffer holds
+ * the kept normals behind room for c->n records: keep_room(n) more bytes. */
 void nlgs_contacts_lend(moreau_nlgs *s, const moreau_contacts *c, int lend);
-void nlgs_contacts_keep_normal(moreau_nlgs *s, moreau_lid k, const double *n);
-void nlgs_contacts_built(moreau_nlgs *s, const moreau_contacts *c, const moreau_bodies *b, moreau_lid k_done);
+void nlgs_contacts_keep_normal(moreau_nlgs *s, moreau_lid k, const double *n, int rowless);
+void nlgs_contacts_built(moreau_nlgs *s, const moreau_nlgs_problem *prob, moreau_lid k_done, moreau_lid nrows);
 void nlgs_contacts_take(moreau_nlgs *s, moreau_contacts *c, const moreau_bodies *b);
 MOREAU_MUST_CHECK moreau_err nlgs_contacts_give_back(moreau_nlgs *s, moreau_contacts *c, const moreau_bodies *b,
                                                      moreau_lid nrows, double dt);
@@ -167,9 +172,9 @@ size_t nlgs_contacts_keep_room(moreau_lid ncontacts);
  * base + to) to the system: their bytes read 0 after. Returns the offset
  * below which all is returned, to start the next call from. */
 size_t nlgs_release_pages(const void *base, size_t from, size_t to, size_t granule);
-/* The granule of the records' pages: records of 4 MiB or more lie on 2 MiB
- * pages (moreau_malloc_lines), which go back whole. */
-size_t nlgs_records_granule(const moreau_nlgs *s);
+/* The granule of the pages of an array of `bytes` from moreau_malloc_lines:
+ * from 4 MiB on it lies on 2 MiB pages, which go back whole. */
+size_t nlgs_lines_granule(size_t bytes);
 
 /* nlgs_residual.c: this rank's sums of the law residual over the nrows
  * records, sum |P_local - P| in dp[0] and sum |P_local| in dp[1]; the state
@@ -201,7 +206,8 @@ static inline moreau_lid nlgs_build_contact(const moreau_nlgs *s, moreau_lid kk)
  * bodies. */
 enum { NLGS_BUILD_AHEAD = 8 };
 
-/* Contacts between two calls of nlgs_contacts_built in a build. */
+/* Contacts between two calls of nlgs_contacts_built in a build, and bodies
+ * between two returns of pages in the velocity table's gather and scatter. */
 enum { NLGS_BUILT_EVERY = 4096 };
 
 /* Prefetches what the row build reads of body i (i < 0: a wall, nothing):

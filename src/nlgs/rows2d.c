@@ -40,7 +40,7 @@ static moreau_lid build2d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
   const moreau_contacts *c = prob->contacts;
   moreau_lid nrows = 0;
   for (moreau_lid kk = 0; kk < c->n; kk++) {
-    if (kk % NLGS_BUILT_EVERY == 0) nlgs_contacts_built(s, c, b, kk);
+    if (kk % NLGS_BUILT_EVERY == 0) nlgs_contacts_built(s, prob, kk, nrows);
     nlgs_prefetch_contact(s, prob, kk + 2 * NLGS_BUILD_AHEAD);
     nlgs_prefetch_build(s, b, c, kk + NLGS_BUILD_AHEAD);
     moreau_lid k = nlgs_build_contact(s, kk);
@@ -62,7 +62,7 @@ static moreau_lid build2d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     r->nx = n[0];
     r->ny = n[1];
     if (nlgs_same_wall(b, ia, ib)) {
-      nlgs_contacts_keep_normal(s, k, n);
+      nlgs_contacts_keep_normal(s, k, n, 1);
       continue;
     }
     r->va = nlgs_velocity(s, nlgs_side_entry(s, b, ia));
@@ -90,7 +90,7 @@ static moreau_lid build2d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     moreau_row2d_local f;
     moreau_row2d_form(r, &f);
     if (!(f.Wnn * f.Wtt - f.Wnt * f.Wnt > 0.0)) { /* the local solve needs W^-1 */
-      nlgs_contacts_keep_normal(s, k, n);
+      nlgs_contacts_keep_normal(s, k, n, 1);
       continue;
     }
 
@@ -108,20 +108,22 @@ static moreau_lid build2d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     /* The warm start's impulse goes to the bodies while they are in cache. */
     moreau_row2d_apply(r, &f, r->pn, r->pt);
     /* The store writes a z of +0. */
-    if (n[2] != 0.0 || signbit(n[2])) nlgs_contacts_keep_normal(s, k, n);
+    if (n[2] != 0.0 || signbit(n[2])) nlgs_contacts_keep_normal(s, k, n, 0);
     s->row_contact[nrows] = k;
     nrows++;
   }
   return nrows;
 }
 
-static void store2d(const moreau_nlgs *s, moreau_lid from, moreau_lid end, double dt, moreau_contacts *c)
+static void store2d(const moreau_nlgs *s, moreau_lid from, moreau_lid end, double dt, moreau_contacts *c, int normals)
 {
   for (moreau_lid i = from; i < end; i++) {
     const moreau_row2d *r = nlgs_row(s, i);
     moreau_lid k = s->row_contact[i];
     c->force[3 * k] = r->pn / dt;
     c->force[3 * k + 1] = r->pt / dt;
+    c->force[3 * k + 2] = 0.0;
+    if (!normals) continue;
     c->normal[3 * k] = r->nx;
     c->normal[3 * k + 1] = r->ny;
     c->normal[3 * k + 2] = 0.0;

@@ -54,7 +54,7 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
       I[m] *= scale;
   }
   for (moreau_lid kk = 0; kk < c->n; kk++) {
-    if (kk % NLGS_BUILT_EVERY == 0) nlgs_contacts_built(s, c, b, kk);
+    if (kk % NLGS_BUILT_EVERY == 0) nlgs_contacts_built(s, prob, kk, nrows);
     nlgs_prefetch_contact(s, prob, kk + 2 * NLGS_BUILD_AHEAD);
     nlgs_prefetch_build(s, b, c, kk + NLGS_BUILD_AHEAD);
     moreau_lid k = nlgs_build_contact(s, kk);
@@ -77,7 +77,7 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     memcpy(r->t, f.t, sizeof(r->t));
     r->va = nlgs_velocity(s, nlgs_side_entry(s, b, ia));
     if (nlgs_same_wall(b, ia, ib)) {
-      nlgs_contacts_keep_normal(s, k, n);
+      nlgs_contacts_keep_normal(s, k, n, 1);
       continue;
     }
     /* The sides' tensors and g, kept in the row's extra entry (with the
@@ -112,7 +112,7 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
     double cof[6];
     moreau_sym3_cofactors(f.W, cof);
     if (!(moreau_sym3_det(f.W, cof) > 0.0)) { /* the local solve needs W^-1 */
-      nlgs_contacts_keep_normal(s, k, n);
+      nlgs_contacts_keep_normal(s, k, n, 1);
       continue;
     }
 
@@ -146,14 +146,14 @@ static moreau_lid build3d(moreau_nlgs *s, const moreau_nlgs_problem *prob)
   return nrows;
 }
 
-static void store3d(const moreau_nlgs *s, moreau_lid from, moreau_lid end, double dt, moreau_contacts *c)
+static void store3d(const moreau_nlgs *s, moreau_lid from, moreau_lid end, double dt, moreau_contacts *c, int normals)
 {
   for (moreau_lid i = from; i < end; i++) {
     const moreau_row3d *r = nlgs_row(s, i);
     const moreau_lid k = s->row_contact[i];
     for (int d = 0; d < 3; d++)
       c->force[3 * k + d] = r->p[d] / dt;
-    memcpy(&c->normal[3 * k], r->n, sizeof(r->n));
+    if (normals) memcpy(&c->normal[3 * k], r->n, sizeof(r->n));
   }
 }
 
