@@ -212,6 +212,12 @@ static moreau_err build(moreau_detector *d, const moreau_domain *domain, const m
       MOREAU_CALL(search_bounded(d, b, &g, a, reach, &n));
   }
   d->cand_start[b->n_owned] = n;
+  /* The cells serve the build only: 8 bytes a body and 4 a cell that would
+   * stay resident through every step until the next build. */
+  moreau_free(&d->cell_start);
+  moreau_free(&d->order);
+  moreau_free(&d->body_cell);
+  d->ncell_cap = d->nbody_cap = 0;
   if (n_local > 0) {
     for (moreau_lid i = 0; i < n_local; i++)
       for (int k = 0; k < b->dim; k++)

@@ -14,8 +14,8 @@ struct moreau_detector {
   double skin;    /* pairs within alert + skin are candidates */
   int64_t builds; /* candidate lists built so far */
 
-  /* The linked cells of the last build (CSR over cells: the bodies of cell
-   * k are order[cell_start[k] .. cell_start[k+1])). */
+  /* The linked cells of a build, freed after it (CSR over cells: the bodies
+   * of cell k are order[cell_start[k] .. cell_start[k+1])). */
   moreau_lid ncell_cap, nbody_cap;
   moreau_lid *cell_start, *order, *body_cell;
 

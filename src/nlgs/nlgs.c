@@ -1,6 +1,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "moreau/log.h"
 #include "nlgs_private.h"
@@ -471,6 +472,19 @@ static int passes(const moreau_nlgs *s, const double *g, int it, moreau_nlgs_res
   return it >= s->min_it && res->residual < s->tol;
 }
 
+/* Returns the pages of the rows' and bodies' per-solve arrays, which the
+ * next solve writes again: they would stay resident under the next
+ * detection and warm start, where a step's memory peaks once the solve
+ * borrows. */
+static void release_scratch(moreau_nlgs *s)
+{
+  const size_t page = (size_t)sysconf(_SC_PAGESIZE), rows = (size_t)s->row_cap, bodies = (size_t)s->body_cap;
+  (void)nlgs_release_pages(s->row_contact, 0, rows * sizeof(moreau_lid), page);
+  (void)nlgs_release_pages(s->order, 0, rows * sizeof(moreau_lid), page);
+  (void)nlgs_release_pages(s->mult, 0, bodies * sizeof(double), page);
+  (void)nlgs_release_pages(s->touched, 0, bodies, page);
+}
+
 /* Sweeps the nrows records (the first n_edge on the interface) until the
  * test passes or max_it; ride: whether the check's sums ride in the walls'
  * reduction. */
@@ -590,7 +604,10 @@ moreau_err moreau_nlgs_solve(moreau_nlgs *s, const moreau_nlgs_problem *prob, mo
   const moreau_err back = nlgs_contacts_give_back(s, c, prob->bodies, err ? -1 : nrows, prob->dt);
   const moreau_err scattered = nlgs_velocities_scatter(s, prob);
   /* Dead until the next solve, which writes all of it again. */
-  if (s->lent) nlgs_velocities_free(s);
+  if (s->lent) {
+    nlgs_velocities_free(s);
+    release_scratch(s);
+  }
   moreau_log_end(MOREAU_EV_NLGS_ROWS);
   MOREAU_CALL(err);
   MOREAU_CALL(back);
