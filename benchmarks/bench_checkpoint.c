@@ -159,10 +159,11 @@ int main(int argc, char **argv)
 {
   bench_args a;
   moreau_err err;
-  moreau_malloc_defaults();
   MPI_Init(&argc, &argv);
+  moreau_malloc_defaults();
   if (!parse(argc, argv, &a)) {
     fprintf(stderr, "usage: bench_checkpoint [-n bodies] [-sweeps k] [-repeats r] [-dir DIR]\n");
+    moreau_malloc_keep_freed();
     MPI_Finalize();
     return 2;
   }
@@ -171,6 +172,7 @@ int main(int argc, char **argv)
     moreau_error_print(1);
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
+  moreau_malloc_keep_freed();
   MPI_Finalize();
   return 0;
 }

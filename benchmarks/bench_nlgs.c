@@ -26,13 +26,14 @@ static moreau_err run(MPI_Comm comm, int argc, char **argv)
 int main(int argc, char **argv)
 {
   moreau_err err;
-  moreau_malloc_defaults();
   MPI_Init(&argc, &argv);
+  moreau_malloc_defaults();
   err = run(MPI_COMM_WORLD, argc, argv);
   if (err && moreau_error_is_local()) moreau_error_print(0);
   /* Only input errors are agreed on every rank; after any other, a rank may
    * be waiting in a collective call. */
   if (err && err != MOREAU_ERR_INPUT) MPI_Abort(MPI_COMM_WORLD, err);
+  moreau_malloc_keep_freed();
   MPI_Finalize();
   return err;
 }

@@ -57,10 +57,11 @@ static moreau_err run(MPI_Comm comm, int argc, char **argv)
 int main(int argc, char **argv)
 {
   moreau_err err;
-  moreau_malloc_defaults();
   MPI_Init(&argc, &argv);
+  moreau_malloc_defaults();
   err = run(MPI_COMM_WORLD, argc, argv);
   if (err) moreau_error_print(0);
+  moreau_malloc_keep_freed();
   MPI_Finalize();
   return err;
 }

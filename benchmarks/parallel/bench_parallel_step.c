@@ -339,10 +339,10 @@ int main(int argc, char **argv)
   moreau_sim *sim = NULL;
   moreau_err err, destroy_err;
   MPI_Comm comm;
-  moreau_malloc_defaults();
   if (moreau_app_register_options() || moreau_options_register("Benchmark", bench_options)) return 1;
   if (PetscInitialize(&argc, &argv, NULL, NULL)) return 1;
   comm = PETSC_COMM_WORLD;
+  moreau_malloc_defaults();
   moreau_log_register();
   err = read_config(&cfg);
   if (!err) err = setup_scene(comm, &cfg, &sim);
@@ -359,6 +359,7 @@ int main(int argc, char **argv)
     moreau_error_print(1);
     err = destroy_err;
   }
+  moreau_malloc_keep_freed();
   PetscFinalize();
   return err ? (err == MOREAU_ERR_INPUT ? 2 : 1) : 0;
 }

@@ -312,7 +312,6 @@ int moreau_app_main(int argc, char **argv)
   int trace = 0, code, stopped = 0, agreed = 0;
   MPI_Comm comm;
 
-  moreau_malloc_defaults();
   if (moreau_app_register_options()) return MOREAU_ERR_INTERNAL;
   /* MPI starts before PETSc so that the checks below can talk; PETSc then
    * leaves MPI_Finalize to us. */
@@ -352,6 +351,7 @@ int moreau_app_main(int argc, char **argv)
     return MOREAU_ERR_RUNTIME;
   }
   comm = PETSC_COMM_WORLD;
+  moreau_malloc_defaults();
   moreau_log_register();
   app_signals_install();
   /* A bad -error_trace value is an input error like any other. */
@@ -385,6 +385,7 @@ int moreau_app_main(int argc, char **argv)
   }
   code = err == MOREAU_SUCCESS ? (stopped ? APP_EXIT_CHECKPOINTED : 0)
                                : (err == MOREAU_ERR_INPUT ? MOREAU_ERR_INPUT : MOREAU_ERR_RUNTIME);
+  moreau_malloc_keep_freed();
   PetscFinalize();
   MPI_Finalize();
   return code;

@@ -108,6 +108,12 @@ void moreau_malloc_defaults(void)
   (void)mallopt(M_TRIM_THRESHOLD, 128 * 1024);
 }
 
+void moreau_malloc_keep_freed(void)
+{
+  (void)mallopt(M_MMAP_MAX, 0);
+  (void)mallopt(M_TRIM_THRESHOLD, -1);
+}
+
 moreau_err moreau_malloc_lines(size_t bytes, void *ptr_out)
 {
   /* From 4 MiB on, on 2 MiB pages where the kernel gives them (transparent
