@@ -64,10 +64,17 @@ slurm_local_start() {
   slurm_local_dir=$d
   mkdir -p "$d"/{munge,state,spool,tmp,log,run} || return 1
   chmod 700 "$d" "$d/munge"
-  # Two free neighbouring ports, away from SLURM's own 6817-6819.
+  # Two free neighbouring ports, away from SLURM's own 6817-6819 and below
+  # the kernel's ephemeral range: there other processes' TCP connections
+  # hold ports that nothing listens on, and binding one fails (a CI run saw
+  # slurmctld refused so, beside MPI tests).
+  local first=32768 span
+  read -r first _ </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || first=32768
+  [ "$first" -ge 12000 ] 2>/dev/null || first=32768
+  span=$(((first - 10002) / 2))
   port=""
   for ((i = 0; i < 50; i++)); do
-    local p=$((20000 + (RANDOM % 20000) * 2))
+    local p=$((10000 + (RANDOM % span) * 2))
     if slurm_local_port_free $p && slurm_local_port_free $((p + 1)); then
       port=$p
       break
