@@ -548,6 +548,8 @@ START_TEST(long_lists_come_back)
   PAR_TRY(comm, moreau_nlgs_solve(nlgs, &prob, &res));
   PAR_CHECK(comm, !memcmp(own, c->force, 3 * n * sizeof(double)), "%dD: forces differ with u_minus in the records", _i);
   free(own);
+  free(v0);
+  free(w0);
   int64_t total = c->n;
   MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_INT64_T, MPI_SUM, comm);
   ck_assert_msg(total >= 2 * SIDE * (SIDE - 1), "%dD: %lld contacts", _i, (long long)total);
